@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// Force-based hyperelastic FEM on linear tetrahedra: materials (energy density, first
+// Piola stress, its differential, 9x9 Hessians and their PSD projections), per-tet
+// kinematics and stiffness, mesh-level forces, stiffness products and assembly.
+// Conventions follow the FEM spec: vertex 4 is the base vertex, Q = Dm^-1, vec() is
+// column-major (icMat3 memory order), so a 9x9 Hessian H has H[r + 9 c] = d vec(P)_r /
+// d vec(F)_c.
+#pragma once
+
+#include "isochor/sparse.h"
+#include "isochor/svd.h"
+#include "isochor/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Constitutive parameters of one material, as used inside the energy.
+typedef struct icMaterial {
+    icMaterialModel model;
+    icReal mu;      ///< shear-like Lamé parameter inside the energy, Pa (> 0)
+    icReal lambda;  ///< first Lamé parameter inside the energy, Pa (finite)
+    icReal alpha;   ///< rest shift of the volume term (SNH: 1 + mu/lambda, SNH2018:
+                    ///< 1 + 3mu/(4lambda), MM: gamma = 1 + mu/lambda); unused otherwise
+    icReal density; ///< kg/m^3, > 0; used for lumped masses (default 1000)
+    /// Neo-Hookean only (spec 2.4 option 1): singular values below clamp are raised to it
+    /// before Psi, P and dP are evaluated (Vega/ITF style). 0 (default) keeps the exact
+    /// model: Psi = +inf for J <= 0 (a barrier for the line search), while P, dP and the
+    /// Hessians of an inverted F are evaluated at the clamp of fallbackClamp.
+    icReal clamp;
+    icReal fallbackClamp; ///< NH: clamp used for J <= 0 when clamp is 0; default 0.1
+    /// Corotated only (spec 2.3): drop the dR term (cheap PSD tangent, NOT the derivative of
+    /// P; Newton loses quadratic convergence). Default false (exact dR).
+    bool approximateTangent;
+} icMaterial;
+
+/// Material from Young's modulus E (Pa, > 0) and Poisson ratio nu (in (-1, 0.5)) with the
+/// Lamé mapping of spec 2.7 (SNH2018: 4/3, 5/6 reparameterisation; SNH: lambda + mu; MM and
+/// the classical models: raw Lamé). nu >= 0.5 makes lambda infinite, which a force-based
+/// solver cannot use: IC_ERR_BAD_VALUE, as for E <= 0, nu <= -1, NaN or an unknown model.
+icResult icMaterial_FromYoungs(icMaterialModel model, icReal youngsModulus, icReal poissonRatio,
+                               icMaterial *material);
+/// Material with the given Lamé values inside the energy (no reparameterisation); alpha is
+/// set to the model's rest-stable shift. Defaults for the other fields.
+icMaterial icMaterial_FromLame(icMaterialModel model, icReal mu, icReal lambda);
+/// Lowercase name ("mm", "linear", "stvk", "corotated", "neohookean", "snh", "snh2018").
+const char *icMaterialModel_Name(icMaterialModel model);
+
+/// Energy density Psi(F), J/m^3 (+inf for Neo-Hookean with J <= 0 and clamp 0).
+icReal icMaterial_Energy(const icMaterial *material, icMat3 F);
+/// First Piola-Kirchhoff stress P = dPsi/dF, Pa.
+icMat3 icMaterial_Stress(const icMaterial *material, icMat3 F);
+/// Stress differential dP(F; dF) (directional derivative of P).
+icMat3 icMaterial_StressDifferential(const icMaterial *material, icMat3 F, icMat3 dF);
+/// Exact 9x9 Hessian d^2 Psi / d vec(F)^2 (symmetric; column c = vec(dP(F; E_c))).
+void icMaterial_Hessian(const icMaterial *material, icMat3 F, icReal hessian[81]);
+/// Hessian projected onto the PSD cone: analytic eigensystems (spec 3.2-3.3) for every
+/// model but linear, whose constant Hessian goes through the generic clamp.
+void icMaterial_ProjectedHessian(const icMaterial *material, icMat3 F, icReal hessian[81]);
+/// Generic fallback of spec 3.4: Hessian from nine differentials, 9x9 Jacobi eigen-solve,
+/// negative eigenvalues clamped to 0. Any model.
+void icMaterial_ProjectedHessianGeneric(const icMaterial *material, icMat3 F,
+                                        icReal hessian[81]);
+/// Analytic eigensystem of the Hessian (spec 3.2): values[9] in the order twist 1..3,
+/// flip 1..3, scaling 1..3, and vectors (9 x 9, column m = vec of the unit eigenmatrix m).
+/// Returns false for linear (no closed form here).
+bool icMaterial_Eigensystem(const icMaterial *material, icMat3 F, icReal values[9],
+                            icReal vectors[81]);
+/// Everything the Newton solver needs per tet from one SVD: returns Psi, and fills P and
+/// (when hessian is non-NULL) the projected (project = true) or exact Hessian.
+icReal icMaterial_Evaluate(const icMaterial *material, icMat3 F, icMat3 *P, icReal hessian[81],
+                           bool project);
+
+/// Rest-shape data of one tet: Q = Dm^-1 and rest volume W = det(Dm)/6 > 0.
+typedef struct icTetRest {
+    icMat3 Q;
+    icReal W;
+} icTetRest;
+
+/// Q and W from rest positions. IC_ERR_DEGENERATE_ELEMENT when |det Dm| < 1e-12 (longest
+/// edge)^3; IC_ERR_INVERTED_ELEMENT when det Dm < 0 (swap local vertices 2 and 3 first).
+icResult icTet_Rest(const icVec3 X[4], icTetRest *rest);
+/// F = Ds Q.
+icMat3 icTet_DeformationGradient(const icVec3 x[4], icMat3 Q);
+/// Shape-function gradients g_a (a = 0..3): rows of Q, g_4 = -(g_1 + g_2 + g_3).
+void icTet_ShapeGradients(icMat3 Q, icVec3 g[4]);
+/// Nodal elastic forces f_a = -W P g_a (notes' H = -W P Q^T) for a given P.
+void icTet_ForcesFromStress(icMat3 P, const icTetRest *rest, icVec3 f[4]);
+/// Elastic forces of a tet at positions x (seed 004, algorithm 1).
+void icTet_Forces(const icMaterial *material, const icTetRest *rest, const icVec3 x[4],
+                  icVec3 f[4]);
+/// Force differentials df for displacement dx (seed 004, algorithm 2): df = -K dx.
+void icTet_ForceDifferential(const icMaterial *material, const icTetRest *rest,
+                             const icVec3 x[4], const icVec3 dx[4], icVec3 df[4]);
+/// Element stiffness K_e = W B^T Hf B (12 x 12, column-major, DOF 3a + i), spec 1.5.
+void icTet_Stiffness(const icReal hessian[81], const icTetRest *rest, icReal stiffness[144]);
+
+/// The FEM model of a set of tets: everything Newton reads and never writes.
+typedef struct icFemModel {
+    int vertexCount, tetCount;
+    int *tets;           ///< (tetCount x 4), positively oriented at rest
+    icTetRest *rest;     ///< (tetCount)
+    int materialCount;
+    icMaterial *materials; ///< (materialCount)
+    int *tetMaterial;      ///< (tetCount) index into materials
+    icReal *mass;          ///< (vertexCount) lumped: rho W / 4 from each tet, kg
+} icFemModel;
+
+/// Builds the model from rest positions (vertexCount x 3) and tets (tetCount x 4). Tets with
+/// det Dm < 0 have local vertices 2 and 3 swapped (spec 1.1). tetMaterial may be NULL (all
+/// use materials[0]). Errors: IC_ERR_EMPTY, IC_ERR_INDEX_OUT_OF_RANGE, IC_ERR_REPEATED_INDEX,
+/// IC_ERR_DEGENERATE_ELEMENT (diag names the tet), IC_ERR_BAD_VALUE (a vertex with no tet,
+/// i.e. zero mass, or a bad material), IC_ERR_OUT_OF_MEMORY.
+icResult icFemModel_Create(icFemModel *model, int vertexCount, const icReal *restPositions,
+                           int tetCount, const int *tets, int materialCount,
+                           const icMaterial *materials, const int *tetMaterial,
+                           icDiagnostic *diag);
+/// Same from a mesh with a single material.
+icResult icFemModel_CreateFromMesh(icFemModel *model, const icTetMesh *mesh,
+                                   const icMaterial *material, icDiagnostic *diag);
+void icFemModel_Destroy(icFemModel *model);
+
+/// Total elastic energy sum_e W Psi(F_e) at positions x (vertexCount x 3), compensated sum.
+icReal icFem_Energy(const icFemModel *model, const icReal *x);
+/// Adds the elastic forces at x to f (vertexCount x 3).
+void icFem_AddForces(const icFemModel *model, const icReal *x, icReal *f);
+/// Per-tet 9x9 Hessians at x into hessians (tetCount x 81), projected or exact.
+void icFem_ComputeHessians(const icFemModel *model, const icReal *x, bool project,
+                           icReal *hessians);
+/// Matrix-free product out = K w (spec 1.4 / 3.5) from cached per-tet Hessians.
+void icFem_StiffnessProduct(const icFemModel *model, const icReal *hessians, const icReal *w,
+                            icReal *out);
+/// 3x3 diagonal blocks of K (vertexCount x 9) from cached Hessians (spec 3.5).
+void icFem_StiffnessDiagonal(const icFemModel *model, const icReal *hessians,
+                             icReal *diagBlocks);
+
+/// Sparsity of K with, per tet, the 16 destination blocks of its 4x4 node pairs, so that
+/// assembly is a scatter-add with no searches (spec 5.8).
+typedef struct icFemPattern {
+    icBsr3 matrix;   ///< pattern and values of the assembled matrix
+    int *tetBlocks;  ///< (tetCount x 16) block index of node pair (a, b) at [16 t + 4 a + b]
+} icFemPattern;
+
+icResult icFemPattern_Create(icFemPattern *pattern, const icFemModel *model);
+void icFemPattern_Destroy(icFemPattern *pattern);
+/// pattern->matrix = stiffnessScale K + massScale M from cached per-tet Hessians.
+void icFem_Assemble(const icFemModel *model, const icReal *hessians, icReal stiffnessScale,
+                    icReal massScale, icFemPattern *pattern);
+/// One fused pass over the tets at x: returns the elastic energy, adds elastic forces to f
+/// (may be NULL), and assembles stiffnessScale K+ + massScale M into pattern (may be NULL).
+/// K+ uses projected Hessians when project is true. hessians (tetCount x 81, may be NULL)
+/// receives the per-tet Hessians for later matrix-free use.
+icReal icFem_EvaluateAssemble(const icFemModel *model, const icReal *x, bool project,
+                              icReal *f, icReal stiffnessScale, icReal massScale,
+                              icFemPattern *pattern, icReal *hessians);
+
+#ifdef __cplusplus
+}
+#endif

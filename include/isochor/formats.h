@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+// Mesh and surface file formats beyond TetGen: Gmsh, VTK legacy and XML, MEDIT, triangle
+// surfaces (OBJ, PLY, STL, OFF), their writers, Blender point caches and tetrahedralising
+// a closed surface with the external `tetgen` program. Part of the isochor_io library.
+#pragma once
+
+#include "isochor/io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// ---------------------------------------------------------------------------------------
+// Reading tet meshes
+
+/// The file formats icLoadMesh knows.
+typedef enum icMeshFormat {
+    IC_FORMAT_UNKNOWN = 0,
+    IC_FORMAT_TETGEN, ///< .node/.ele
+    IC_FORMAT_GMSH,   ///< .msh 2.x and 4.1, ASCII and binary
+    IC_FORMAT_VTK,    ///< legacy .vtk 2.0 to 5.1, ASCII and BINARY
+    IC_FORMAT_VTU,    ///< XML .vtu: ascii, base64, raw appended, zlib-compressed
+    IC_FORMAT_MEDIT,  ///< .mesh, MeshVersionFormatted 1 to 4 (ASCII)
+} icMeshFormat;
+
+/// What a reader found besides the mesh: notes for the user, not errors.
+typedef struct icMeshFileInfo {
+    icMeshFormat format;
+    char formatName[48];      ///< e.g. "gmsh 4.1 binary", "vtk 5.1 ascii"
+    int skippedElements;      ///< elements that are not tetrahedra (triangles, lines, ...)
+    int quadraticTets;        ///< 10-node tets read as linear tets from their corners
+    int droppedVertices;      ///< vertices no tet uses, removed (mid-edge nodes, ...)
+    bool hasRegions;          ///< mesh->regions came from the file
+} icMeshFileInfo;
+
+/// A named point or cell array read along with a mesh (VTK/VTU point and cell data).
+typedef struct icMeshField {
+    char name[64];
+    int components;  ///< values per point or cell, 1..9
+    bool perCell;    ///< one tuple per tet (true) or per vertex (false)
+    icReal *data;    ///< (tetCount or vertexCount) x components, in the loaded mesh's order
+} icMeshField;
+
+/// The fields of a file; release with icMeshFields_Destroy.
+typedef struct icMeshFields {
+    int count;
+    icMeshField *items; ///< (count)
+} icMeshFields;
+
+void icMeshFields_Destroy(icMeshFields *fields);
+/// The field with this name (case-insensitive) and kind, or NULL.
+const icMeshField *icMeshFields_Find(const icMeshFields *fields, const char *name, bool perCell);
+
+/// icLoadMesh with the reader's notes and, for VTK/VTU files, their point and cell data
+/// (fields may be NULL). The reader is chosen by content first ("$MeshFormat", "# vtk
+/// DataFile", "<?xml"/"<VTKFile", "MeshVersionFormatted"), then by extension (.ele, .node,
+/// .msh, .vtk, .vtu, .mesh). Cell fields follow the tets that were kept; point fields the
+/// vertices that were kept. On failure everything is released and zeroed.
+icResult icLoadMeshEx(const char *path, const icLoadOptions *options, icTetMesh *mesh,
+                      icMeshFields *fields, icMeshFileInfo *info, icOrientReport *report,
+                      icDiagnostic *diag);
+
+/// The format a file holds, from its first bytes, else from its extension.
+icMeshFormat icDetectMeshFormat(const char *path);
+/// Short name of a format ("gmsh", ...).
+const char *icMeshFormat_Name(icMeshFormat format);
+
+// ---------------------------------------------------------------------------------------
+// Writing tet meshes (all atomic: an interrupted write leaves no file under the final name)
+
+/// Gmsh 4.1, ASCII or binary. Regions (when mesh->regions is set) become volume entities
+/// with one physical group each, tagged with the region id.
+icResult icSaveGmsh(const char *path, const icTetMesh *mesh, bool binary, icDiagnostic *diag);
+/// MEDIT .mesh, MeshVersionFormatted 2 (double precision); regions are the tet references.
+icResult icSaveMedit(const char *path, const icTetMesh *mesh, icDiagnostic *diag);
+/// Legacy VTK 4.2 unstructured grid, ASCII or BINARY (big-endian); regions as cell data
+/// "region".
+icResult icSaveVtk(const char *path, const icTetMesh *mesh, bool binary, icDiagnostic *diag);
+/// By extension: .ele/.node (TetGen, both files), .msh (Gmsh 4.1), .vtu (regions as the cell
+/// field "region"), .vtk, .mesh. binary applies to .msh and .vtk. IC_ERR_UNSUPPORTED for
+/// any other extension.
+icResult icSaveMesh(const char *path, const icTetMesh *mesh, bool binary, icDiagnostic *diag);
+
+// ---------------------------------------------------------------------------------------
+// Triangle surfaces
+
+/// A triangle surface: a closed boundary to tetrahedralise, or a render mesh to embed.
+typedef struct icTriSurface {
+    int vertexCount;
+    int triangleCount;
+    icReal *positions; ///< (vertexCount x 3)
+    int *triangles;    ///< (triangleCount x 3), 0-based, counter-clockwise seen from outside
+    int *meshVertex;   ///< (vertexCount) tet-mesh vertex of each surface vertex, or NULL
+} icTriSurface;
+
+void icTriSurface_Destroy(icTriSurface *surface);
+
+/// Reads .obj, .ply (ascii, binary little/big endian), .stl (ascii, binary) or .off, by
+/// content then extension. Polygons are split into triangle fans; STL corners are welded
+/// where positions are bitwise equal. Errors as the mesh readers (file, line, exact code).
+icResult icLoadSurface(const char *path, icTriSurface *surface, icDiagnostic *diag);
+
+/// The boundary of a tet mesh as a surface with its own compact vertex numbering
+/// (meshVertex maps back). positions may be NULL for mesh->positions.
+icResult icTriSurface_FromTetMesh(icTriSurface *surface, const icTetMesh *mesh,
+                                  const icReal *positions);
+
+/// Wavefront OBJ of a surface.
+icResult icSaveSurfaceObj(const char *path, const icTriSurface *surface, icDiagnostic *diag);
+/// PLY of a surface, ascii or binary little-endian (float32 positions, int32 indices).
+icResult icSaveSurfacePly(const char *path, const icTriSurface *surface, bool binary,
+                          icDiagnostic *diag);
+/// Binary STL of a surface.
+icResult icSaveSurfaceStl(const char *path, const icTriSurface *surface, icDiagnostic *diag);
+/// OFF of a surface.
+icResult icSaveSurfaceOff(const char *path, const icTriSurface *surface, icDiagnostic *diag);
+/// By extension: .obj, .ply (binary), .stl, .off.
+icResult icSaveSurface(const char *path, const icTriSurface *surface, icDiagnostic *diag);
+
+// ---------------------------------------------------------------------------------------
+// Blender point cache (PC2, the Mesh Cache modifier's format): "POINTCACHE2\0", int32
+// version 1, int32 point count, float32 start frame, float32 sample rate, int32 sample
+// count, then float32 xyz per point per sample, little-endian.
+
+typedef struct icPointCacheWriter {
+    icAtomicFile file;
+    int pointCount;
+    int sampleCount;
+    float *scratch; ///< (pointCount x 3)
+} icPointCacheWriter;
+
+/// Starts a cache of pointCount points; frames start at startFrame, sampleRate frames apart.
+icResult icPointCache_Open(icPointCacheWriter *writer, const char *path, int pointCount,
+                           float startFrame, float sampleRate, icDiagnostic *diag);
+/// Appends one sample: positions[index[i]] for i < pointCount (index NULL: positions[i]).
+icResult icPointCache_Append(icPointCacheWriter *writer, const icReal *positions,
+                             const int *index, icDiagnostic *diag);
+/// Writes the sample count into the header and commits the file.
+icResult icPointCache_Close(icPointCacheWriter *writer, icDiagnostic *diag);
+/// Drops the cache (nothing appears under the final name).
+void icPointCache_Abort(icPointCacheWriter *writer);
+
+// ---------------------------------------------------------------------------------------
+// ParaView collections
+
+/// The data sets of a .pvd, paths resolved against the .pvd's folder.
+typedef struct icPvdList {
+    int count;
+    char (*files)[1024]; ///< (count)
+    icReal *times;       ///< (count)
+} icPvdList;
+
+/// Reads a .pvd (DataSet entries in file order). IC_ERR_EMPTY when it lists nothing.
+icResult icLoadPvd(const char *path, icPvdList *list, icDiagnostic *diag);
+void icPvdList_Destroy(icPvdList *list);
+
+// ---------------------------------------------------------------------------------------
+// Surfaces to tetrahedra with the external TetGen program (Debian package `tetgen`). TetGen
+// is AGPL, so isochor never links it: it writes a .smesh, runs the program, reads the result.
+
+typedef struct icTetrahedralizeDef {
+    icReal maxVolume;    ///< largest tet volume in cubic metres, <= 0 for no limit; default 0
+    icReal quality;      ///< radius-edge ratio bound (-q), <= 0 for no refinement; default 1.414
+    const char *program; ///< the executable, found on PATH when it has no '/'; default "tetgen"
+    const char *workDir; ///< folder for the temporary files; default: a fresh one under /tmp
+    bool keepFiles;      ///< leave the temporary files (for debugging); default false
+} icTetrahedralizeDef;
+
+icTetrahedralizeDef icDefaultTetrahedralizeDef(void);
+
+/// True when program (a name on PATH or a path) exists and is executable.
+bool icFindProgram(const char *program, char *fullPath, size_t size);
+
+/// Runs TetGen on a closed surface. IC_ERR_UNSUPPORTED when the program is not installed,
+/// IC_ERR_IO when it cannot be run, IC_ERR_PARSE when it fails (diag quotes its last output
+/// line), IC_ERR_EMPTY for a surface without triangles.
+icResult icTetrahedralize(const icTriSurface *surface, const icTetrahedralizeDef *def,
+                          icTetMesh *mesh, icDiagnostic *diag);
+
+#ifdef __cplusplus
+}
+#endif

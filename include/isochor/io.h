@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// File formats, scenes and the scene runner. This is the isochor_io library: it uses only
+// the public engine API, so the engine itself never includes a parser.
+#pragma once
+
+#include "isochor/world.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// ---------------------------------------------------------------------------------------
+// Atomic output files: write to "path.tmp.PID", then rename over path on commit, so an
+// interrupted writer never leaves a truncated file under the final name.
+
+typedef struct icAtomicFile {
+    FILE *fp;
+    char path[1024];
+    char tempPath[1100];
+} icAtomicFile;
+
+/// Opens a temporary file next to path for binary writing. IC_ERR_IO (diag says why).
+icResult icAtomicFile_Open(icAtomicFile *file, const char *path, icDiagnostic *diag);
+/// Flushes, closes and renames to the final path; on any failure removes the temporary.
+icResult icAtomicFile_Commit(icAtomicFile *file, icDiagnostic *diag);
+/// Closes and removes the temporary; the final path is untouched.
+void icAtomicFile_Abort(icAtomicFile *file);
+/// Creates a directory and its parents (like mkdir -p). IC_ERR_IO on failure.
+icResult icMakeDirectories(const char *path, icDiagnostic *diag);
+
+// ---------------------------------------------------------------------------------------
+// Mesh files
+
+/// Options for mesh loading.
+typedef struct icLoadOptions {
+    bool strict; ///< refuse partly inverted meshes (IC_ERR_INVERTED_ELEMENT); default false
+} icLoadOptions;
+
+/// Loads a tet mesh, choosing the reader by extension: TetGen ".ele"/".node" (either name,
+/// or the common basename). The mesh is checked (icTetMesh_Check) and oriented; report
+/// (optional) says what was fixed. On failure nothing is returned (mesh zeroed) and diag
+/// names file, line and problem.
+icResult icLoadMesh(const char *path, const icLoadOptions *options, icTetMesh *mesh,
+                    icOrientReport *report, icDiagnostic *diag);
+
+/// TetGen reader: path may be "x.ele", "x.node" or "x"; 0- or 1-based ids taken from the
+/// first node id; attributes, boundary markers and '#' comments tolerated.
+icResult icLoadTetGen(const char *path, icTetMesh *mesh, icDiagnostic *diag);
+/// Writes "base.node" and "base.ele" (0-based, %.17g), atomically.
+icResult icSaveTetGen(const char *basePath, const icTetMesh *mesh, icDiagnostic *diag);
+
+/// A named field for output files: `components` icReal per point or cell (1 or 3).
+typedef struct icField {
+    const char *name;
+    int components;
+    const icReal *data; ///< (count x components)
+} icField;
+
+/// VTK XML unstructured grid, binary appended raw (Float64 points, Int64 connectivity),
+/// written atomically. Point and cell fields are optional.
+icResult icWriteVtu(const char *path, int vertexCount, const icReal *positions, int tetCount,
+                    const int *tets, const icField *pointFields, int pointFieldCount,
+                    const icField *cellFields, int cellFieldCount, icDiagnostic *diag);
+
+/// ParaView collection of time steps: files are written relative to the .pvd's folder.
+icResult icWritePvd(const char *path, int count, const char *const *files, const icReal *times,
+                    icDiagnostic *diag);
+
+// ---------------------------------------------------------------------------------------
+// Scenes (JSON, see docs/scenes.md)
+
+typedef enum icSolverMode {
+    IC_MODE_DYNAMIC = 0, ///< XPBD time stepping, each frame = one step of dt
+    IC_MODE_STATIC,      ///< each frame: advance kinematic pins by dt, then a static solve
+} icSolverMode;
+
+/// Per-body initial conditions a scene can ask for (the paper's scramble/unfold tests).
+typedef struct icSceneBody {
+    icBodyId id;
+    bool scramble;       ///< collapse into a plane and randomise positions there
+    icVec3 scrambleNormal;
+    uint64_t scrambleSeed;
+} icSceneBody;
+
+#define IC_SCENE_MAX_BODIES 64
+
+/// A loaded scene: its world, timing, solver mode and output settings.
+typedef struct icScene {
+    char path[1024];       ///< the scene file ("" when loaded from a string)
+    icReal dt;             ///< seconds per frame, > 0
+    int frames;            ///< frames to run, >= 0
+    icSolverMode mode;
+    icStaticDef staticDef; ///< used when mode is static
+    icWorld *world;
+    int bodyCount;
+    icSceneBody bodies[IC_SCENE_MAX_BODIES];
+    char outputDir[1024];  ///< resolved relative to the current directory
+    int outputEvery;       ///< write every n-th frame, >= 1
+    bool writeVtu;
+} icScene;
+
+/// Loads and validates a scene file; mesh paths are relative to the scene file. Errors:
+/// IC_ERR_IO (no file), IC_ERR_PARSE (malformed JSON, with the line), IC_ERR_UNKNOWN_KEY,
+/// IC_ERR_BAD_VALUE, IC_ERR_MISSING_KEY (each naming the JSON path and line), or a mesh
+/// loading error (naming the mesh file and line).
+icResult icScene_Load(const char *path, icScene *scene, icDiagnostic *diag);
+/// Same from a string; name is used in messages, baseDir resolves mesh paths (NULL = ".").
+icResult icScene_LoadString(const char *text, const char *name, const char *baseDir,
+                            icScene *scene, icDiagnostic *diag);
+void icScene_Destroy(icScene *scene);
+
+/// Options of a run.
+typedef struct icRunOptions {
+    const char *outputDir; ///< overrides the scene's (NULL keeps it)
+    int frames;            ///< overrides the scene's when >= 0
+    bool progress;         ///< print a progress bar on stderr
+    bool writeOutput;      ///< write frame files (VTU + PVD)
+} icRunOptions;
+icRunOptions icDefaultRunOptions(void);
+
+/// What a run measured.
+typedef struct icRunSummary {
+    int frames, vertices, tets;
+    icReal msPerFrame;
+    icReal volumeRatioFinal, volumeRatioMin, volumeRatioMax;
+    icReal maxAbsJMinus1;   ///< at the end
+    int invertedTetsFinal;
+    bool nan;
+    long sweepsTotal;       ///< constraint sweeps over the run
+    int staticNotConverged; ///< static frames that hit their cap
+} icRunSummary;
+
+/// Runs the scene's frames from its current state, writing frames and a .pvd as asked.
+icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *summary,
+                     icDiagnostic *diag);
+/// Writes the summary as JSON (keys named as the fields, snake_case), atomically.
+icResult icWriteRunSummary(const char *path, const icRunSummary *summary, icDiagnostic *diag);
+
+#ifdef __cplusplus
+}
+#endif

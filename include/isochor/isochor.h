@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: MIT
+// Umbrella header of the isochor engine. The file formats and scenes are in isochor/io.h
+// (library isochor_io).
+#pragma once
+
+#include "isochor/base.h"
+#include "isochor/math.h"
+#include "isochor/mesh.h"
+#include "isochor/world.h"

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+// The simulation world: soft bodies made of tetrahedra, boundary conditions, colliders and
+// the XPBD stable Neo-Hookean solver (seeds 000/001). A world holds one model (everything a
+// step never changes) and a current state; more states can share the model.
+#pragma once
+
+#include "isochor/mesh.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct icWorld icWorld;
+typedef struct icState icState;
+
+/// A soft body handle: index + 1 and a generation, so {0} is null and stale ids are caught.
+typedef struct icBodyId {
+    int32_t index1;
+    uint16_t world0;
+    uint16_t generation;
+} icBodyId;
+
+/// Which energy a body's material is. The XPBD solver minimises IC_MATERIAL_MM only.
+typedef enum icMaterialModel {
+    IC_MATERIAL_MM = 0,  ///< Macklin-Müller stable Neo-Hookean with raw Lamé (seed 000, sec. 3)
+    IC_MATERIAL_LINEAR,
+    IC_MATERIAL_STVK,
+    IC_MATERIAL_COROTATED,
+    IC_MATERIAL_NEOHOOKEAN, ///< log J Neo-Hookean
+    IC_MATERIAL_SNH,        ///< stable Neo-Hookean, no log term, lambda' = lambda + mu
+    IC_MATERIAL_SNH2018,    ///< Smith et al. 2018 with the log term
+    IC_MATERIAL_COUNT_
+} icMaterialModel;
+
+/// Per-tet projection order of the XPBD solver.
+typedef enum icProjection {
+    IC_PROJECTION_SEQUENTIAL = 0, ///< deviatoric then hydrostatic, as the paper (default)
+    IC_PROJECTION_COUPLED,        ///< both multipliers of a tet from one 2x2 solve
+} icProjection;
+
+/// Settings of a world. Get them from icDefaultWorldDef() and change what you need.
+typedef struct icWorldDef {
+    icVec3 gravity;          ///< m/s^2; default (0, -9.81, 0)
+    int substeps;            ///< XPBD substeps per step, >= 1; default 20
+    int iterations;          ///< constraint sweeps per substep, >= 1; default 1
+    icProjection projection; ///< default IC_PROJECTION_SEQUENTIAL
+    bool restShift;          ///< gamma = 1 + mu/lambda (true, default) or gamma = 1 (false)
+    int workerCount;         ///< threads for the coloured sweeps, >= 1; default 1
+    icReal linearDamping;    ///< velocity damping in 1/s, >= 0: v *= 1/(1 + c h) each substep.
+                             ///< Settles a body without changing its equilibrium; default 0
+} icWorldDef;
+
+/// Defaults: gravity -9.81 y, 20 substeps, 1 iteration, sequential, rest shift on, 1 worker,
+/// no linear damping.
+icWorldDef icDefaultWorldDef(void);
+
+/// Material and initial conditions of a soft body.
+typedef struct icSoftBodyDef {
+    icMaterialModel model; ///< default IC_MATERIAL_MM
+    icReal youngsModulus;  ///< E in Pa, > 0; default 1e5
+    icReal poissonRatio;   ///< nu in [0, 0.5]; 0.5 = incompressible (alpha_H = 0); default 0.45
+    icReal density;        ///< kg/m^3, > 0; default 1000
+    icReal damping;        ///< XPBD constraint damping beta in seconds, >= 0; default 0
+    icVec3 translation;    ///< added to the mesh positions, metres; default 0
+    icVec3 velocity;       ///< initial velocity of every vertex, m/s; default 0
+} icSoftBodyDef;
+
+/// Defaults: MM, E = 1e5 Pa, nu = 0.45, rho = 1000 kg/m^3, no damping, no offset, at rest.
+icSoftBodyDef icDefaultSoftBodyDef(void);
+
+/// Lamé parameters from E and nu (lambda = +inf at nu = 0.5).
+void icLame(icReal youngsModulus, icReal poissonRatio, icReal *mu, icReal *lambda);
+
+/// Prescribed motion of pinned vertices: p(t) = c + R(w tau)(p0 - c) + v tau with
+/// tau = clamp(t, start, end) - start, where p0 is the vertex position when pinned.
+typedef struct icMotion {
+    icVec3 velocity;         ///< translation velocity, m/s
+    icVec3 axis;             ///< rotation axis (any length > 0)
+    icVec3 centre;           ///< rotation centre, metres
+    icReal degreesPerSecond; ///< rotation rate; 0 = no rotation
+    icReal start, end;       ///< time window in seconds; motion holds still outside it
+} icMotion;
+
+#define IC_MAX_MOTIONS 4
+
+/// Pins the vertices of a body inside an axis-aligned box.
+typedef struct icPinDef {
+    icVec3 boxMin, boxMax; ///< metres, in world coordinates at the time of pinning
+    bool axes[3];          ///< which coordinates are held (all true = fully pinned); a vertex
+                           ///< held on some axes slides freely along the others
+    int motionCount;       ///< 0..IC_MAX_MOTIONS segments, applied in order (composed)
+    icMotion motions[IC_MAX_MOTIONS];
+} icPinDef;
+
+/// Defaults: an empty box, all axes held, no motion.
+icPinDef icDefaultPinDef(void);
+/// Defaults of one motion segment: at rest, axis +y, centre 0, window [0, +inf).
+icMotion icDefaultMotion(void);
+
+/// A static plane: bodies stay on the side normal . x >= offset (Coulomb friction mu).
+typedef struct icPlaneDef {
+    icVec3 normal;   ///< any length > 0; normalised on creation
+    icReal offset;   ///< metres
+    icReal friction; ///< Coulomb coefficient >= 0 (static and dynamic alike); default 0.5
+} icPlaneDef;
+icPlaneDef icDefaultPlaneDef(void);
+
+/// Figures of the last step (or static solve).
+typedef struct icStepStats {
+    int substeps;          ///< substeps taken
+    int sweeps;            ///< constraint sweeps taken (substeps x iterations, or static)
+    icReal milliseconds;   ///< wall time of the step
+    int invertedTets;      ///< tets with det F <= 0 at the end
+    int contacts;          ///< vertices in contact with a collider at the end
+    bool converged;        ///< static solves: tolerance reached
+    icReal residual;       ///< static solves: last max displacement / size
+    bool nan;              ///< a non-finite position appeared (the step was stopped)
+} icStepStats;
+
+/// Creates an empty world; NULL def means defaults. Returns NULL on a bad def or no memory.
+icWorld *icCreateWorld(const icWorldDef *def);
+void icDestroyWorld(icWorld *world);
+/// The def the world was created with (solver settings may be changed with the setters).
+icWorldDef icWorld_GetDef(const icWorld *world);
+void icWorld_SetSubsteps(icWorld *world, int substeps, int iterations);
+void icWorld_SetProjection(icWorld *world, icProjection projection);
+void icWorld_SetGravity(icWorld *world, icVec3 gravity);
+
+/// Adds a soft body. The mesh is validated (icTetMesh_Check, non-strict) and copied. Fails
+/// with the icResult of the check (diag says why), IC_ERR_BAD_VALUE for a bad def, or
+/// IC_ERR_UNSUPPORTED for a model the world's solver cannot minimise.
+icResult icWorld_CreateSoftBody(icWorld *world, const icTetMesh *mesh, const icSoftBodyDef *def,
+                                icBodyId *id, icDiagnostic *diag);
+bool icBody_IsValid(const icWorld *world, icBodyId id);
+/// The range of the body's vertices and tets in the world's global arrays.
+void icBody_GetRanges(const icWorld *world, icBodyId id, int *vertexStart, int *vertexCount,
+                      int *tetStart, int *tetCount);
+/// Pins vertices of a body; *pinnedCount (optional) gets how many vertices the box caught.
+icResult icBody_AddPin(icWorld *world, icBodyId id, const icPinDef *def, int *pinnedCount);
+/// Adds a static plane collider.
+icResult icWorld_AddPlane(icWorld *world, const icPlaneDef *def);
+
+/// World totals.
+int icWorld_GetVertexCount(const icWorld *world);
+int icWorld_GetTetCount(const icWorld *world);
+/// Global tets (tetCount x 4, indices into the global vertex array) and rest positions.
+const int *icWorld_GetTets(const icWorld *world);
+const icReal *icWorld_GetRestPositions(const icWorld *world);
+/// Current positions / velocities of the world's state (vertexCount x 3).
+const icReal *icWorld_GetPositions(const icWorld *world);
+const icReal *icWorld_GetVelocities(const icWorld *world);
+/// Writable positions, e.g. to scramble a mesh; call before stepping.
+icReal *icWorld_GetPositionsMutable(icWorld *world);
+icReal icWorld_GetTime(const icWorld *world);
+
+/// Advances the world's state by dt seconds (substeps x iterations per the def).
+icResult icWorld_Step(icWorld *world, icReal dt, icStepStats *stats);
+
+/// Static (quasistatic) solve settings.
+typedef struct icStaticDef {
+    icReal pseudoStep;  ///< pseudo time step h in seconds; default 1/1200. The fixed point
+                        ///< differs from the exact equilibrium by O(h^2) (Gauss-Seidel order,
+                        ///< as in XPBD itself): smaller is more exact and converges slower
+    int iterationsPerStep; ///< sweeps per pseudo step (multipliers kept across them); default 1
+    int maxSweeps;      ///< cap on sweeps in total; default 20000
+    icReal tolerance;   ///< stop when max vertex move per pseudo step < tolerance * size;
+                        ///< default 1e-7
+    bool gravity;       ///< include gravity; default true
+} icStaticDef;
+icStaticDef icDefaultStaticDef(void);
+/// Iterates the constraint projections with no inertia carried between pseudo steps until
+/// the positions stop moving. Pins are held at time t. IC_ERR_NOT_CONVERGED if the cap is hit.
+icResult icWorld_SolveStatic(icWorld *world, const icStaticDef *def, icStepStats *stats);
+/// Advances the time of kinematic pins by dt without dynamics (use before a static solve).
+void icWorld_AdvanceTime(icWorld *world, icReal dt);
+
+/// Per-tet fields of the current state, each array (tetCount), any may be NULL:
+/// J = det F; pressure = lambda_H / (h^2 V) from the last substep's multiplier (Pa; seed 001
+/// sec. 3); stressNorm = |P_D| = |lambda_D / (h^2 V) F / r_S| (Pa).
+void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icReal *stressNorm);
+/// Current total volume over rest total volume, over all bodies.
+icReal icWorld_GetVolumeRatio(const icWorld *world);
+
+/// States sharing the world's model. A new state is a copy of the world's current one.
+icState *icWorld_CreateState(const icWorld *world);
+void icDestroyState(icState *state);
+/// Copies the world's current state into state, or state into the world's current state.
+void icWorld_SaveState(const icWorld *world, icState *state);
+void icWorld_LoadState(icWorld *world, const icState *state);
+
+/// Constraint gradients of one tet (seed 001, sec. 1): given F and Q = Dm^-1, the value and
+/// gradients (4 vectors, x4 = -(x1+x2+x3)) of C_H = det F - gamma and C_D = |F|_F.
+void icTet_HydrostaticGradient(icMat3 F, icMat3 Q, icReal gamma, icReal *C, icVec3 grad[4]);
+void icTet_DeviatoricGradient(icMat3 F, icMat3 Q, icReal *C, icVec3 grad[4]);
+
+#ifdef __cplusplus
+}
+#endif

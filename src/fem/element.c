@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// Linear tetrahedron kinematics: rest data, deformation gradient, forces, stiffness.
+#include "isochor/fem.h"
+
+// FEM spec 1.1 (seed 004, section 4.2): Dm = [X1-X4, X2-X4, X3-X4], Q = Dm^-1, W = det/6.
+icResult icTet_Rest(const icVec3 X[4], icTetRest *rest) {
+    icMat3 dm = icMat3_FromCols(icVec3_Sub(X[0], X[3]), icVec3_Sub(X[1], X[3]),
+                                icVec3_Sub(X[2], X[3]));
+    icReal det = icMat3_Det(dm);
+    icReal longest = 0;
+    for (int a = 0; a < 4; ++a)
+        for (int b = a + 1; b < 4; ++b) longest = fmax(longest, icVec3_Distance(X[a], X[b]));
+    if (!isfinite(det) || !(fabs(det) >= 1e-12 * longest * longest * longest) || longest == 0)
+        return IC_ERR_DEGENERATE_ELEMENT;
+    if (det < 0) return IC_ERR_INVERTED_ELEMENT;
+    rest->Q = icMat3_Inverse(dm, NULL);
+    rest->W = det / 6;
+    return IC_OK;
+}
+
+icMat3 icTet_DeformationGradient(const icVec3 x[4], icMat3 Q) {
+    icMat3 ds = icMat3_FromCols(icVec3_Sub(x[0], x[3]), icVec3_Sub(x[1], x[3]),
+                                icVec3_Sub(x[2], x[3]));
+    return icMat3_Mul(ds, Q);
+}
+
+// g_a = Q^T e_a (row a of Q), g_4 = -(g_1 + g_2 + g_3) (spec 1.1).
+void icTet_ShapeGradients(icMat3 Q, icVec3 g[4]) {
+    g[0] = icMat3_Row(Q, 0);
+    g[1] = icMat3_Row(Q, 1);
+    g[2] = icMat3_Row(Q, 2);
+    g[3] = icVec3_Neg(icVec3_Add(icVec3_Add(g[0], g[1]), g[2]));
+}
+
+// H = -W P Q^T, f4 = -(f1 + f2 + f3) (spec 1.3; seed 004 eq. 4.7).
+void icTet_ForcesFromStress(icMat3 P, const icTetRest *rest, icVec3 f[4]) {
+    icMat3 h = icMat3_Scale(-rest->W, icMat3_MulTrans(P, rest->Q));
+    f[0] = h.col[0];
+    f[1] = h.col[1];
+    f[2] = h.col[2];
+    f[3] = icVec3_Neg(icVec3_Add(icVec3_Add(h.col[0], h.col[1]), h.col[2]));
+}
+
+void icTet_Forces(const icMaterial *material, const icTetRest *rest, const icVec3 x[4],
+                  icVec3 f[4]) {
+    icMat3 F = icTet_DeformationGradient(x, rest->Q);
+    icTet_ForcesFromStress(icMaterial_Stress(material, F), rest, f);
+}
+
+// dF = dDs Q, dH = -W dP(F; dF) Q^T (spec 1.4; seed 004 section 4.3).
+void icTet_ForceDifferential(const icMaterial *material, const icTetRest *rest,
+                             const icVec3 x[4], const icVec3 dx[4], icVec3 df[4]) {
+    icMat3 F = icTet_DeformationGradient(x, rest->Q);
+    icMat3 dF = icTet_DeformationGradient(dx, rest->Q);
+    icTet_ForcesFromStress(icMaterial_StressDifferential(material, F, dF), rest, df);
+}
+
+// K_e = W B^T Hf B (spec 1.5): [K_e](3a+i, 3b+k) = W sum_{j,l} Hf(i,j),(k,l) g_a[j] g_b[l].
+// The 9x9 block of vertices 1..3 is formed first; row/column 4 follow from g_4 = -sum g_a.
+void icTet_Stiffness(const icReal hessian[81], const icTetRest *rest, icReal stiffness[144]) {
+    const icMat3 *Q = &rest->Q;
+    icReal g[3][3]; // g[a][j] = Q(a, j)
+    for (int a = 0; a < 3; ++a)
+        for (int j = 0; j < 3; ++j) g[a][j] = icMat3_At(Q, a, j);
+    // t[(i,j)][(b,k)] = sum_l Hf[(i,j),(k,l)] g_b[l]
+    icReal t[9][9];
+    for (int b = 0; b < 3; ++b)
+        for (int k = 0; k < 3; ++k)
+            for (int r = 0; r < 9; ++r)
+                t[r][3 * b + k] = hessian[r + 9 * (k)] * g[b][0] +
+                                  hessian[r + 9 * (3 + k)] * g[b][1] +
+                                  hessian[r + 9 * (6 + k)] * g[b][2];
+    icReal k9[9][9];
+    for (int a = 0; a < 3; ++a)
+        for (int i = 0; i < 3; ++i)
+            for (int c = 0; c < 9; ++c)
+                k9[3 * a + i][c] = rest->W * (g[a][0] * t[i][c] + g[a][1] * t[3 + i][c] +
+                                              g[a][2] * t[6 + i][c]);
+    for (int c = 0; c < 12; ++c)
+        for (int r = 0; r < 12; ++r) {
+            icReal v;
+            if (r < 9 && c < 9) {
+                v = k9[r][c];
+            } else if (r < 9) { // column of vertex 4: -sum over the other vertices' columns
+                int k = c - 9;
+                v = -(k9[r][k] + k9[r][3 + k] + k9[r][6 + k]);
+            } else if (c < 9) {
+                int i = r - 9;
+                v = -(k9[i][c] + k9[3 + i][c] + k9[6 + i][c]);
+            } else {
+                int i = r - 9, k = c - 9;
+                v = 0;
+                for (int a = 0; a < 3; ++a)
+                    for (int b = 0; b < 3; ++b) v += k9[3 * a + i][3 * b + k];
+            }
+            stiffness[r + 12 * c] = v;
+        }
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// Per-model material kernels (one file per model) behind the icMaterial_* dispatch.
+#pragma once
+
+#include "isochor/fem.h"
+
+/// Eigenvalues of an isotropic Hessian in the singular-value frame (spec 3.2): twist and
+/// flip value of the pair opposite k, and the 3x3 scaling block A = d^2 psi / ds^2.
+typedef struct icSingularHessian {
+    icReal twist[3];
+    icReal flip[3];
+    icMat3 A;
+} icSingularHessian;
+
+/// vec index of F(row, col) (column-major).
+#define IC_VEC(row, col) (3 * (col) + (row))
+
+// Linear elasticity (spec 2.1).
+icReal icLinear_Energy(const icMaterial *m, icMat3 F);
+icMat3 icLinear_Stress(const icMaterial *m, icMat3 F);
+icMat3 icLinear_Differential(const icMaterial *m, icMat3 dF);
+void icLinear_Hessian(const icMaterial *m, icReal h[81]);
+
+// St. Venant-Kirchhoff (spec 2.2).
+icReal icStvk_Energy(const icMaterial *m, icMat3 F);
+icMat3 icStvk_Stress(const icMaterial *m, icMat3 F);
+icMat3 icStvk_Differential(const icMaterial *m, icMat3 F, icMat3 dF);
+void icStvk_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out);
+
+// Corotated linear elasticity (spec 2.3); everything from the rotation-variant SVD of F.
+icReal icCorotated_Energy(const icMaterial *m, const icSvd3 *svd);
+icMat3 icCorotated_Stress(const icMaterial *m, const icSvd3 *svd);
+icMat3 icCorotated_Differential(const icMaterial *m, const icSvd3 *svd, icMat3 dF);
+void icCorotated_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out);
+
+// Neo-Hookean with log J (spec 2.4), evaluated at an F with J > 0 (callers clamp first).
+icReal icNeoHookean_Energy(const icMaterial *m, icMat3 F);
+icMat3 icNeoHookean_Stress(const icMaterial *m, icMat3 F);
+icMat3 icNeoHookean_Differential(const icMaterial *m, icMat3 F, icMat3 dF);
+void icNeoHookean_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out);
+/// The F at which Neo-Hookean is evaluated: F itself, or U diag(max(s, clamp)) V^T when the
+/// material's clamp (or, for J <= 0, its fallback clamp) applies. Returns true when clamped;
+/// svd (may be NULL) receives the SVD of the returned F when it had to be computed.
+bool icNeoHookean_EffectiveF(const icMaterial *m, icMat3 F, icMat3 *Fh, icSvd3 *svd,
+                             bool *haveSvd);
+
+// Stable Neo-Hookean family (spec 2.5, 2.6): SNH (no log), SNH2018 (log), MM (raw Lamé).
+icReal icSnh_Energy(const icMaterial *m, icMat3 F);
+icMat3 icSnh_Stress(const icMaterial *m, icMat3 F);
+icMat3 icSnh_Differential(const icMaterial *m, icMat3 F, icMat3 dF);
+void icSnh_Hessian(const icMaterial *m, icMat3 F, icReal h[81]);
+void icSnh_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out);
+
+/// Builds the nine unit eigenmatrices (spec 3.2) and their values from the SVD and the
+/// singular-frame Hessian: vectors is (9 x 9), column m = vec(Q_m).
+void icEigensystem_Build(const icSvd3 *svd, const icSingularHessian *sh, icReal values[9],
+                         icReal vectors[81]);
+/// h -= sum over negative values of value q q^T (so h becomes its PSD projection when h is
+/// the Hessian with that eigensystem).
+void icEigensystem_RemoveNegative(const icReal values[9], const icReal vectors[81],
+                                  icReal h[81]);
+/// h = sum_m max(values_m, 0) q_m q_m^T (clampNegative) or the plain sum.
+void icEigensystem_Compose(const icReal values[9], const icReal vectors[81], bool clampNegative,
+                           icReal h[81]);

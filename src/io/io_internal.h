@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// Services shared by the isochor_io readers and writers: whole-file reads, path pieces,
+// the checked TetGen loader, XML escaping.
+#pragma once
+
+#include "isochor/io.h"
+
+/// Reads a whole file into a NUL-terminated buffer (free with icFree). IC_ERR_IO names the
+/// file and the reason; IC_ERR_OUT_OF_MEMORY when the buffer cannot be allocated.
+icResult icReadWholeFile(const char *path, char **text, size_t *size, icDiagnostic *diag);
+
+/// The folder part of path ("." when it has none), without the trailing slash.
+void icPath_Dir(const char *path, char *out, size_t size);
+/// The file name without folder and last extension ("out/a/scene.json" -> "scene").
+void icPath_Stem(const char *path, char *out, size_t size);
+/// dir/relative, or relative unchanged when it is absolute or dir is empty or ".".
+/// False when the result does not fit.
+bool icPath_Join(const char *dir, const char *relative, char *out, size_t size);
+/// True when path starts with '/'.
+bool icPath_IsAbsolute(const char *path);
+
+/// The TetGen reader with the mesh check folded in, so that check failures (degenerate,
+/// repeated, out of range, strict inversion) are reported at their line in the .ele file.
+/// report may be NULL.
+icResult icLoadTetGenChecked(const char *path, bool strict, icTetMesh *mesh,
+                             icOrientReport *report, icDiagnostic *diag);
+
+/// Writes s to fp with the XML special characters escaped (for attribute values).
+void icXml_WriteEscaped(FILE *fp, const char *s);

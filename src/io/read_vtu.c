@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: MIT
+// VTK XML unstructured grid reader (.vtu): DataArrays in ascii, inline base64 ("binary")
+// or appended (raw or base64), optionally zlib-compressed, UInt32 or UInt64 headers, either
+// byte order. Point and cell data become fields.
+#include "io/fmt_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <zlib.h>
+
+#define IC_VTU_MAX_FIELDS 64
+
+typedef enum icVtuEncoding { IC_VTU_ASCII, IC_VTU_BINARY, IC_VTU_APPENDED } icVtuEncoding;
+
+typedef struct icVtuArray {
+    bool present;
+    char name[64];
+    icScalarType type;
+    int components;
+    icVtuEncoding encoding;
+    long long offset;            ///< appended: bytes (or base64 characters) after '_'
+    const char *content, *contentEnd; ///< inline text between the tags
+    const char *tagAt;           ///< for the line of messages
+} icVtuArray;
+
+typedef struct icVtuReader {
+    const char *path;
+    const char *text, *textEnd;
+    icDiagnostic *diag;
+    bool swap;         ///< data in the other byte order than the host's
+    bool header64;     ///< UInt64 block headers
+    bool compressed;   ///< vtkZLibDataCompressor
+    const char *appended, *appendedEnd; ///< after '_'
+    bool appendedBase64;
+    long long pointCount, cellCount;
+    icVtuArray points, connectivity, offsets, types;
+    icVtuArray fields[IC_VTU_MAX_FIELDS];
+    bool fieldPerCell[IC_VTU_MAX_FIELDS];
+    int fieldCount;
+} icVtuReader;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static icResult vtuError(icVtuReader *r, icResult code, const char *at, const char *format, ...) {
+    char message[600];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    int line = at ? icText_LineOf(r->text, at) : 0;
+    return icDiag_Set(r->diag, code, r->path, line, "%s", message);
+}
+
+static icScalarType typeOf(const char *name) {
+    static const struct {
+        const char *name;
+        icScalarType type;
+    } table[] = {{"Int8", IC_SCALAR_I8},     {"UInt8", IC_SCALAR_U8},     {"Int16", IC_SCALAR_I16},
+                 {"UInt16", IC_SCALAR_U16},  {"Int32", IC_SCALAR_I32},    {"UInt32", IC_SCALAR_U32},
+                 {"Int64", IC_SCALAR_I64},   {"UInt64", IC_SCALAR_U64},   {"Float32", IC_SCALAR_F32},
+                 {"Float64", IC_SCALAR_F64}, {"Char", IC_SCALAR_I8},      {"Float", IC_SCALAR_F32},
+                 {"Double", IC_SCALAR_F64}};
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
+        if (strcmp(name, table[i].name) == 0) return table[i].type;
+    return IC_SCALAR_NONE;
+}
+
+// ---------------------------------------------------------------------------------------
+// Structure
+
+static icResult parseDataArray(icVtuReader *r, const icXmlTag *tag, const char *limit,
+                               icVtuArray *a, const char **next) {
+    char value[128];
+    memset(a, 0, sizeof *a);
+    a->present = true;
+    a->tagAt = tag->start;
+    a->components = 1;
+    if (icXml_Attr(tag, "Name", value, sizeof value)) snprintf(a->name, sizeof a->name, "%.63s", value);
+    if (!icXml_Attr(tag, "type", value, sizeof value))
+        return vtuError(r, IC_ERR_PARSE, tag->start, "DataArray without a type");
+    a->type = typeOf(value);
+    if (a->type == IC_SCALAR_NONE)
+        return vtuError(r, IC_ERR_UNSUPPORTED, tag->start, "DataArray type '%s' is not supported", value);
+    if (icXml_Attr(tag, "NumberOfComponents", value, sizeof value)) {
+        a->components = atoi(value);
+        if (a->components < 1 || a->components > 1 << 16)
+            return vtuError(r, IC_ERR_PARSE, tag->start, "bad NumberOfComponents '%s'", value);
+    }
+    if (!icXml_Attr(tag, "format", value, sizeof value)) snprintf(value, sizeof value, "ascii");
+    if (strcmp(value, "ascii") == 0) {
+        a->encoding = IC_VTU_ASCII;
+    } else if (strcmp(value, "binary") == 0) {
+        a->encoding = IC_VTU_BINARY;
+    } else if (strcmp(value, "appended") == 0) {
+        a->encoding = IC_VTU_APPENDED;
+        if (!icXml_Attr(tag, "offset", value, sizeof value))
+            return vtuError(r, IC_ERR_PARSE, tag->start, "appended DataArray without an offset");
+        char *end;
+        a->offset = strtoll(value, &end, 10);
+        if (end == value || *end || a->offset < 0)
+            return vtuError(r, IC_ERR_PARSE, tag->start, "bad offset '%s'", value);
+    } else {
+        return vtuError(r, IC_ERR_UNSUPPORTED, tag->start, "DataArray format '%s' is not supported", value);
+    }
+    *next = tag->end;
+    if (tag->selfClosing) return IC_OK;
+    // Content runs to </DataArray>.
+    icXmlTag close;
+    bool bad;
+    if (!icXml_NextTag(tag->end, limit, &close, &bad) || !close.closing ||
+        !icXml_Is(&close, "DataArray"))
+        return vtuError(r, IC_ERR_PARSE, tag->start, "DataArray is not closed");
+    a->content = tag->end;
+    a->contentEnd = close.start;
+    *next = close.end;
+    return IC_OK;
+}
+
+static icResult parseHeader(icVtuReader *r, const icXmlTag *tag) {
+    char value[128];
+    if (!icXml_Attr(tag, "type", value, sizeof value) || strcmp(value, "UnstructuredGrid") != 0)
+        return vtuError(r, IC_ERR_UNSUPPORTED, tag->start,
+                        "VTKFile type '%s' is not supported (UnstructuredGrid is)",
+                        icXml_Attr(tag, "type", value, sizeof value) ? value : "");
+    bool big = icXml_Attr(tag, "byte_order", value, sizeof value) && strcmp(value, "BigEndian") == 0;
+    r->swap = big == icFmt_HostLittle();
+    if (icXml_Attr(tag, "header_type", value, sizeof value)) {
+        if (strcmp(value, "UInt64") == 0)
+            r->header64 = true;
+        else if (strcmp(value, "UInt32") != 0)
+            return vtuError(r, IC_ERR_UNSUPPORTED, tag->start,
+                            "header_type %s is not supported (UInt32, UInt64)", value);
+    }
+    if (icXml_Attr(tag, "compressor", value, sizeof value) && value[0]) {
+        if (strcmp(value, "vtkZLibDataCompressor") != 0)
+            return vtuError(r, IC_ERR_UNSUPPORTED, tag->start,
+                            "compressor %s is not supported (vtkZLibDataCompressor is)", value);
+        r->compressed = true;
+    }
+    return IC_OK;
+}
+
+static icResult parseStructure(icVtuReader *r) {
+    // Raw appended data may hold any bytes: tags are only looked for before it.
+    const char *limit = r->textEnd;
+    const char *appendedTag = NULL;
+    {
+        const char *p = r->text;
+        size_t n = strlen("<AppendedData");
+        while ((size_t)(r->textEnd - p) >= n) {
+            const char *hit = memchr(p, '<', (size_t)(r->textEnd - p) - n + 1);
+            if (!hit) break;
+            if (memcmp(hit, "<AppendedData", n) == 0) {
+                appendedTag = hit;
+                break;
+            }
+            p = hit + 1;
+        }
+    }
+    if (appendedTag) {
+        icXmlTag tag;
+        bool bad;
+        if (!icXml_NextTag(appendedTag, r->textEnd, &tag, &bad))
+            return vtuError(r, IC_ERR_PARSE, appendedTag, "AppendedData tag is not closed");
+        char value[64];
+        r->appendedBase64 = icXml_Attr(&tag, "encoding", value, sizeof value) && strcmp(value, "base64") == 0;
+        if (icXml_Attr(&tag, "encoding", value, sizeof value) && strcmp(value, "base64") != 0 &&
+            strcmp(value, "raw") != 0)
+            return vtuError(r, IC_ERR_UNSUPPORTED, appendedTag, "AppendedData encoding '%s'", value);
+        const char *u = memchr(tag.end, '_', (size_t)(r->textEnd - tag.end));
+        if (!u) return vtuError(r, IC_ERR_PARSE, appendedTag, "AppendedData lacks its '_' marker");
+        r->appended = u + 1;
+        r->appendedEnd = r->textEnd;
+        if (r->appendedBase64) {
+            // base64 text ends at the closing tag
+            const char *close = memchr(r->appended, '<', (size_t)(r->textEnd - r->appended));
+            if (close) r->appendedEnd = close;
+        }
+        limit = appendedTag;
+    }
+
+    bool sawFile = false, inPoints = false, inCells = false, inPointData = false, inCellData = false;
+    int pieces = 0;
+    const char *p = r->text;
+    icXmlTag tag;
+    bool bad;
+    while (icXml_NextTag(p, limit, &tag, &bad)) {
+        p = tag.end;
+        if (icXml_Is(&tag, "VTKFile") && !tag.closing) {
+            icResult result = parseHeader(r, &tag);
+            if (result != IC_OK) return result;
+            sawFile = true;
+        } else if (icXml_Is(&tag, "Piece") && !tag.closing) {
+            if (++pieces > 1)
+                return vtuError(r, IC_ERR_UNSUPPORTED, tag.start, "more than one Piece");
+            char value[64];
+            char *end;
+            if (!icXml_Attr(&tag, "NumberOfPoints", value, sizeof value) ||
+                (r->pointCount = strtoll(value, &end, 10)) < 0 || *end || r->pointCount > INT32_MAX)
+                return vtuError(r, IC_ERR_PARSE, tag.start, "Piece lacks a valid NumberOfPoints");
+            if (!icXml_Attr(&tag, "NumberOfCells", value, sizeof value) ||
+                (r->cellCount = strtoll(value, &end, 10)) < 0 || *end || r->cellCount > INT32_MAX)
+                return vtuError(r, IC_ERR_PARSE, tag.start, "Piece lacks a valid NumberOfCells");
+        } else if (icXml_Is(&tag, "Points")) {
+            inPoints = !tag.closing && !tag.selfClosing;
+        } else if (icXml_Is(&tag, "Cells")) {
+            inCells = !tag.closing && !tag.selfClosing;
+        } else if (icXml_Is(&tag, "PointData")) {
+            inPointData = !tag.closing && !tag.selfClosing;
+        } else if (icXml_Is(&tag, "CellData")) {
+            inCellData = !tag.closing && !tag.selfClosing;
+        } else if (icXml_Is(&tag, "DataArray") && !tag.closing) {
+            icVtuArray a;
+            icResult result = parseDataArray(r, &tag, limit, &a, &p);
+            if (result != IC_OK) return result;
+            if (pieces == 0) continue; // FieldData of the grid
+            if (inPoints && !r->points.present) {
+                r->points = a;
+            } else if (inCells) {
+                if (strcmp(a.name, "connectivity") == 0) r->connectivity = a;
+                else if (strcmp(a.name, "offsets") == 0) r->offsets = a;
+                else if (strcmp(a.name, "types") == 0) r->types = a;
+            } else if ((inPointData || inCellData) && r->fieldCount < IC_VTU_MAX_FIELDS &&
+                       a.components <= 9) {
+                r->fieldPerCell[r->fieldCount] = inCellData;
+                r->fields[r->fieldCount++] = a;
+            }
+        }
+    }
+    if (bad) return vtuError(r, IC_ERR_PARSE, p, "a tag is not closed");
+    if (!sawFile) return vtuError(r, IC_ERR_PARSE, r->text, "no VTKFile element");
+    if (pieces == 0) return vtuError(r, IC_ERR_PARSE, NULL, "no Piece element");
+    if (!r->points.present) return vtuError(r, IC_ERR_PARSE, NULL, "no Points DataArray");
+    if (!r->connectivity.present || !r->offsets.present || !r->types.present)
+        return vtuError(r, IC_ERR_PARSE, NULL, "Cells needs connectivity, offsets and types arrays");
+    return IC_OK;
+}
+
+// ---------------------------------------------------------------------------------------
+// Data
+
+typedef struct icByteSource {
+    bool base64;
+    icBase64 b64;
+    const char *p, *end;
+} icByteSource;
+
+static bool sourceRead(icByteSource *s, void *out, size_t n) {
+    if (s->base64) return icBase64_Read(&s->b64, out, n);
+    if ((size_t)(s->end - s->p) < n) return false;
+    memcpy(out, s->p, n);
+    s->p += n;
+    return true;
+}
+
+static icResult sourceError(icVtuReader *r, const icVtuArray *a, icByteSource *s, const char *what) {
+    if (s->base64 && s->b64.bad)
+        return vtuError(r, IC_ERR_PARSE, a->encoding == IC_VTU_BINARY ? s->b64.badAt : a->tagAt,
+                        "DataArray '%s': invalid base64 in %s", a->name, what);
+    return vtuError(r, IC_ERR_TRUNCATED, a->tagAt, "DataArray '%s': data ends inside %s", a->name, what);
+}
+
+static bool readHeaderWord(icVtuReader *r, icByteSource *s, uint64_t *value) {
+    uint8_t b[8];
+    if (!sourceRead(s, b, r->header64 ? 8 : 4)) return false;
+    *value = r->header64 ? icFmt_U64(b, r->swap) : icFmt_U32(b, r->swap);
+    return true;
+}
+
+// The raw bytes of a binary or appended array: bytes = count * element size, file order.
+static icResult loadBytes(icVtuReader *r, const icVtuArray *a, size_t bytes, uint8_t *out) {
+    icByteSource s;
+    memset(&s, 0, sizeof s);
+    if (a->encoding == IC_VTU_BINARY) {
+        s.base64 = true;
+        icBase64_Init(&s.b64, a->content, a->contentEnd);
+    } else {
+        if (!r->appended)
+            return vtuError(r, IC_ERR_PARSE, a->tagAt, "DataArray '%s' is appended but there is no AppendedData", a->name);
+        if (a->offset > r->appendedEnd - r->appended)
+            return vtuError(r, IC_ERR_TRUNCATED, a->tagAt, "DataArray '%s': offset %lld is past the end of the file",
+                            a->name, a->offset);
+        s.base64 = r->appendedBase64;
+        if (s.base64)
+            icBase64_Init(&s.b64, r->appended + a->offset, r->appendedEnd);
+        s.p = r->appended + a->offset;
+        s.end = r->appendedEnd;
+    }
+    if (!r->compressed) {
+        uint64_t size;
+        if (!readHeaderWord(r, &s, &size)) return sourceError(r, a, &s, "its header");
+        if (size != bytes)
+            return vtuError(r, IC_ERR_PARSE, a->tagAt, "DataArray '%s' holds %llu bytes, expected %zu",
+                            a->name, (unsigned long long)size, bytes);
+        if (!sourceRead(&s, out, bytes)) return sourceError(r, a, &s, "its values");
+        return IC_OK;
+    }
+    // Compressed: [blocks][block size][last block size][compressed size of each block]
+    uint64_t blocks, blockSize, lastSize;
+    if (!readHeaderWord(r, &s, &blocks) || !readHeaderWord(r, &s, &blockSize) ||
+        !readHeaderWord(r, &s, &lastSize))
+        return sourceError(r, a, &s, "its compression header");
+    uint64_t total = blocks == 0 ? 0 : (blocks - 1) * blockSize + (lastSize ? lastSize : blockSize);
+    if (blocks > (1u << 30) || blockSize > (1ull << 40) || total != bytes || (blocks && !blockSize))
+        return vtuError(r, IC_ERR_PARSE, a->tagAt,
+                        "DataArray '%s': compression header gives %llu bytes, expected %zu", a->name,
+                        (unsigned long long)total, bytes);
+    uint64_t *sizes = IC_ALLOC(uint64_t, blocks + 1);
+    if (!sizes) return vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    uint64_t largest = 0;
+    icResult result = IC_OK;
+    for (uint64_t b = 0; b < blocks; ++b) {
+        if (!readHeaderWord(r, &s, &sizes[b])) {
+            result = sourceError(r, a, &s, "its compression header");
+            break;
+        }
+        if (sizes[b] > largest) largest = sizes[b];
+    }
+    if (result == IC_OK && largest > (uint64_t)(r->textEnd - r->text))
+        result = vtuError(r, IC_ERR_TRUNCATED, a->tagAt, "DataArray '%s': a compressed block is larger than the file", a->name);
+    uint8_t *packed = result == IC_OK ? IC_ALLOC(uint8_t, largest + 1) : NULL;
+    if (result == IC_OK && !packed) result = vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    for (uint64_t b = 0; result == IC_OK && b < blocks; ++b) {
+        uLongf expected = (uLongf)((b + 1 == blocks && lastSize) ? lastSize : blockSize);
+        if (!sourceRead(&s, packed, sizes[b])) {
+            result = sourceError(r, a, &s, "a compressed block");
+            break;
+        }
+        uLongf got = expected;
+        int z = uncompress(out + b * blockSize, &got, packed, (uLong)sizes[b]);
+        if (z != Z_OK || got != expected)
+            result = vtuError(r, IC_ERR_PARSE, a->tagAt,
+                              "DataArray '%s': compressed block %llu is corrupt (zlib: %s)", a->name,
+                              (unsigned long long)b, z == Z_OK ? "wrong size" : zError(z));
+    }
+    icFree(packed);
+    icFree(sizes);
+    return result;
+}
+
+// Values of an array as doubles (reals) or integers (ints), exactly count of them.
+// lines (optional, ascii) gets each value's line.
+static icResult loadValues(icVtuReader *r, const icVtuArray *a, size_t count, icReal *reals,
+                           long long *ints, int *lines) {
+    if (a->encoding == IC_VTU_ASCII) {
+        icTextCursor c;
+        icText_Init(&c, a->content, (size_t)(a->contentEnd - a->content), r->path, r->diag, 0);
+        c.line = icText_LineOf(r->text, a->content);
+        // The content is not NUL-terminated: parse a copy of any number that touches the end.
+        for (size_t i = 0; i < count; ++i) {
+            icResult result;
+            if (reals) {
+                double v;
+                result = icText_Real(&c, &v, a->name[0] ? a->name : "DataArray value");
+                reals[i] = v;
+            } else {
+                result = icText_Int(&c, &ints[i], a->name[0] ? a->name : "DataArray value");
+            }
+            if (result == IC_ERR_TRUNCATED)
+                return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, c.line,
+                                  "DataArray '%s' has %zu values, expected %zu", a->name, i, count);
+            if (result != IC_OK) return result;
+            if (lines) lines[i] = c.line;
+        }
+        if (icText_Skip(&c))
+            return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, c.line,
+                              "DataArray '%s' has more than the %zu values expected", a->name, count);
+        return IC_OK;
+    }
+    size_t size = (size_t)icScalar_Size(a->type);
+    uint8_t *bytes = IC_ALLOC(uint8_t, count * size + 1);
+    if (!bytes) return vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    icResult result = loadBytes(r, a, count * size, bytes);
+    if (result == IC_OK && reals) {
+        if (a->type == IC_SCALAR_F64 && !r->swap) {
+            memcpy(reals, bytes, count * 8);
+        } else {
+            for (size_t i = 0; i < count; ++i) reals[i] = icScalar_Get(a->type, bytes, i, r->swap);
+        }
+        for (size_t i = 0; i < count; ++i)
+            if (!isfinite(reals[i])) {
+                result = vtuError(r, IC_ERR_NOT_FINITE, a->tagAt, "DataArray '%s': value %zu is not finite",
+                                  a->name, i);
+                break;
+            }
+    } else if (result == IC_OK) {
+        bool ok = true;
+        if (a->type == IC_SCALAR_I64 && !r->swap) {
+            memcpy(ints, bytes, count * 8);
+        } else {
+            for (size_t i = 0; i < count; ++i) ints[i] = icScalar_GetInt(a->type, bytes, i, r->swap, &ok);
+        }
+        if (!ok) result = vtuError(r, IC_ERR_PARSE, a->tagAt, "DataArray '%s': value out of range", a->name);
+    }
+    icFree(bytes);
+    return result;
+}
+
+// ---------------------------------------------------------------------------------------
+
+static icResult buildMesh(icVtuReader *r, icReadOut *out) {
+    const size_t n = (size_t)r->pointCount, m = (size_t)r->cellCount;
+    icResult result = IC_OK;
+    icReal *points = IC_ALLOC(icReal, 3 * n + 3);
+    long long *offsets = IC_ALLOC(long long, m + 1);
+    long long *types = IC_ALLOC(long long, m + 1);
+    long long *conn = NULL;
+    int *connLines = NULL, *tetLines = NULL, *regions = NULL;
+    bool *keep = IC_ALLOC_ZERO(bool, m + 1);
+    icMeshFields fields = {0, NULL};
+    if (!points || !offsets || !types || !keep) {
+        result = vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+        goto done;
+    }
+    if (r->points.components != 3) {
+        result = vtuError(r, IC_ERR_PARSE, r->points.tagAt, "Points must have 3 components");
+        goto done;
+    }
+    if ((result = loadValues(r, &r->points, 3 * n, points, NULL, NULL)) != IC_OK) goto done;
+    if ((result = loadValues(r, &r->offsets, m, NULL, offsets, NULL)) != IC_OK) goto done;
+    if ((result = loadValues(r, &r->types, m, NULL, types, NULL)) != IC_OK) goto done;
+    long long connCount = m ? offsets[m - 1] : 0;
+    for (size_t i = 0; i < m; ++i)
+        if (offsets[i] < (i ? offsets[i - 1] : 0) || offsets[i] > (1ll << 40)) {
+            result = vtuError(r, IC_ERR_PARSE, r->offsets.tagAt, "offsets must not decrease (cell %zu)", i);
+            goto done;
+        }
+    conn = IC_ALLOC(long long, connCount + 1);
+    connLines = r->connectivity.encoding == IC_VTU_ASCII ? IC_ALLOC(int, connCount + 1) : NULL;
+    if (!conn || (r->connectivity.encoding == IC_VTU_ASCII && !connLines)) {
+        result = vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+        goto done;
+    }
+    if ((result = loadValues(r, &r->connectivity, (size_t)connCount, NULL, conn, connLines)) != IC_OK)
+        goto done;
+    for (long long k = 0; k < connCount; ++k)
+        if (conn[k] < 0 || conn[k] >= (long long)n) {
+            result = icDiag_Set(r->diag, IC_ERR_INDEX_OUT_OF_RANGE, r->path,
+                                connLines ? connLines[k] : icText_LineOf(r->text, r->connectivity.tagAt),
+                                "connectivity refers to point %lld but there are %zu points", conn[k], n);
+            goto done;
+        }
+    size_t tetCount = 0;
+    for (size_t i = 0; i < m; ++i) {
+        long long start = i ? offsets[i - 1] : 0, size = offsets[i] - start;
+        if ((types[i] == 10 && size == 4) || (types[i] == 24 && size == 10)) {
+            keep[i] = true;
+            ++tetCount;
+            if (types[i] == 24) ++out->info->quadraticTets;
+        } else if (types[i] == 10 || types[i] == 24) {
+            result = vtuError(r, IC_ERR_PARSE, r->types.tagAt, "cell %zu of type %lld has %lld points", i,
+                              types[i], size);
+            goto done;
+        } else {
+            ++out->info->skippedElements;
+        }
+    }
+    if (tetCount == 0) {
+        result = vtuError(r, IC_ERR_EMPTY, NULL, "no tetrahedra (%d other cells skipped)",
+                          out->info->skippedElements);
+        goto done;
+    }
+    // Point and cell data.
+    for (int f = 0; f < r->fieldCount; ++f) {
+        const icVtuArray *a = &r->fields[f];
+        size_t tuples = r->fieldPerCell[f] ? m : n;
+        icReal *data = IC_ALLOC(icReal, tuples * (size_t)a->components + 1);
+        if (!data) {
+            result = vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+            goto done;
+        }
+        if ((result = loadValues(r, a, tuples * (size_t)a->components, data, NULL, NULL)) != IC_OK) {
+            icFree(data);
+            goto done;
+        }
+        if (!icFmt_AddField(&fields, a->name, a->components, r->fieldPerCell[f], data)) {
+            result = vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+            goto done;
+        }
+    }
+    icFmt_FilterCellFields(&fields, keep, (int)m);
+
+    if ((result = icTetMesh_Create(out->mesh, (int)n, (int)tetCount)) != IC_OK) goto done;
+    memcpy(out->mesh->positions, points, sizeof(icReal) * 3 * n);
+    tetLines = connLines ? IC_ALLOC(int, tetCount) : NULL;
+    regions = IC_ALLOC_ZERO(int, tetCount);
+    if ((connLines && !tetLines) || !regions) {
+        result = vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+        goto done;
+    }
+    size_t t = 0;
+    for (size_t i = 0; i < m; ++i) {
+        if (!keep[i]) continue;
+        long long start = i ? offsets[i - 1] : 0;
+        int *tet = out->mesh->tets + 4 * t;
+        for (int k = 0; k < 4; ++k) tet[k] = (int)conn[start + k];
+        icFmt_SwapHandedness(tet);
+        if (tetLines) tetLines[t] = connLines[start];
+        ++t;
+    }
+    for (int f = 0; f < fields.count; ++f) {
+        const icMeshField *field = &fields.items[f];
+        if (field->perCell && field->components == 1 && icFmt_IsRegionName(field->name)) {
+            for (size_t k = 0; k < tetCount; ++k) regions[k] = (int)field->data[k];
+            if ((result = icFmt_SetRegions(out->mesh, regions, out->info)) != IC_OK) goto done;
+            break;
+        }
+    }
+    if ((result = icFmt_DropUnusedVertices(out->mesh, &fields, out->info)) != IC_OK) goto done;
+    out->tetLines = tetLines;
+    tetLines = NULL;
+    if (out->fields) {
+        *out->fields = fields;
+        memset(&fields, 0, sizeof fields);
+    }
+done:
+    icMeshFields_Destroy(&fields);
+    icFree(points);
+    icFree(offsets);
+    icFree(types);
+    icFree(conn);
+    icFree(connLines);
+    icFree(tetLines);
+    icFree(regions);
+    icFree(keep);
+    return result;
+}
+
+icResult icFmt_ReadVtu(const char *path, const char *text, size_t size, icReadOut *out,
+                       icDiagnostic *diag) {
+    icVtuReader *r = IC_ALLOC_ZERO(icVtuReader, 1);
+    if (!r) return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
+    r->path = path;
+    r->text = text;
+    r->textEnd = text + size;
+    r->diag = diag;
+    icResult result = parseStructure(r);
+    if (result == IC_OK) result = buildMesh(r, out);
+    snprintf(out->info->formatName, sizeof out->info->formatName, "vtu %s%s",
+             r->appended ? (r->appendedBase64 ? "appended base64" : "appended raw")
+                         : (r->points.encoding == IC_VTU_ASCII ? "ascii" : "binary"),
+             r->compressed ? " zlib" : "");
+    icFree(r);
+    return result;
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+// Run summaries as JSON (for the CLI, benchmarks and scripts) and the run defaults.
+#include "io/io_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+icRunOptions icDefaultRunOptions(void) {
+    icRunOptions options = {NULL, -1, false, true};
+    return options;
+}
+
+// JSON has no NaN or infinity: a non-finite figure is written as null.
+static void writeNumber(FILE *fp, const char *key, icReal value, bool last) {
+    if (isfinite(value))
+        fprintf(fp, "  \"%s\": %.17g%s\n", key, (double)value, last ? "" : ",");
+    else
+        fprintf(fp, "  \"%s\": null%s\n", key, last ? "" : ",");
+}
+
+icResult icWriteRunSummary(const char *path, const icRunSummary *summary, icDiagnostic *diag) {
+    if (!summary)
+        return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, path ? path : "", 0, "no summary");
+    icAtomicFile file;
+    icResult r = icAtomicFile_Open(&file, path, diag);
+    if (r != IC_OK) return r;
+    FILE *fp = file.fp;
+    fprintf(fp, "{\n");
+    fprintf(fp, "  \"frames\": %d,\n", summary->frames);
+    fprintf(fp, "  \"vertices\": %d,\n", summary->vertices);
+    fprintf(fp, "  \"tets\": %d,\n", summary->tets);
+    writeNumber(fp, "ms_per_frame", summary->msPerFrame, false);
+    writeNumber(fp, "volume_ratio_final", summary->volumeRatioFinal, false);
+    writeNumber(fp, "volume_ratio_min", summary->volumeRatioMin, false);
+    writeNumber(fp, "volume_ratio_max", summary->volumeRatioMax, false);
+    writeNumber(fp, "max_abs_J_minus_1", summary->maxAbsJMinus1, false);
+    fprintf(fp, "  \"inverted_tets_final\": %d,\n", summary->invertedTetsFinal);
+    fprintf(fp, "  \"nan\": %s,\n", summary->nan ? "true" : "false");
+    fprintf(fp, "  \"sweeps_total\": %ld,\n", summary->sweepsTotal);
+    fprintf(fp, "  \"static_not_converged\": %d\n", summary->staticNotConverged);
+    fprintf(fp, "}\n");
+    return icAtomicFile_Commit(&file, diag);
+}

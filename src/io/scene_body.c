@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+// Scene bodies: material, initial conditions, pins and prescribed motions.
+#include "io/scene_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static icResult readMaterial(const icSceneReader *r, const cJSON *item, const char *path,
+                             icSoftBodyDef *def) {
+    static const char *const keys[] = {"model", "youngs_modulus", "poisson_ratio", "density",
+                                       "damping", NULL};
+    // In icMaterialModel order.
+    static const char *const models[IC_MATERIAL_COUNT_] = {
+        "mm", "linear", "stvk", "corotated", "neohookean", "snh", "snh2018"};
+    icResult e;
+    if ((e = icSceneReader_CheckObject(r, item, path, keys)) != IC_OK) return e;
+    int model = (int)def->model;
+    if ((e = icSceneReader_Enum(r, item, path, "model", models, IC_MATERIAL_COUNT_, &model)) !=
+        IC_OK)
+        return e;
+    def->model = (icMaterialModel)model;
+    if ((e = icSceneReader_Number(r, item, path, "youngs_modulus", IC_RANGE_POSITIVE,
+                                  &def->youngsModulus)) != IC_OK)
+        return e;
+    if ((e = icSceneReader_Number(r, item, path, "poisson_ratio", (icRange){0, 0.5, false, false},
+                                  &def->poissonRatio)) != IC_OK)
+        return e;
+    if ((e = icSceneReader_Number(r, item, path, "density", IC_RANGE_POSITIVE, &def->density)) !=
+        IC_OK)
+        return e;
+    return icSceneReader_Number(r, item, path, "damping", IC_RANGE_NON_NEGATIVE, &def->damping);
+}
+
+static icResult readScramble(const icSceneReader *r, const cJSON *item, const char *path,
+                             icSceneBody *body) {
+    static const char *const keys[] = {"normal", "seed", NULL};
+    icResult e;
+    if ((e = icSceneReader_CheckObject(r, item, path, keys)) != IC_OK) return e;
+    body->scramble = true;
+    body->scrambleNormal = icVec3_Make(0, 1, 0);
+    body->scrambleSeed = 1;
+    if ((e = icSceneReader_Vec3(r, item, path, "normal", true, &body->scrambleNormal)) != IC_OK)
+        return e;
+    return icSceneReader_Seed(r, item, path, "seed", &body->scrambleSeed);
+}
+
+static icResult readMotion(const icSceneReader *r, const cJSON *item, const char *path,
+                           icMotion *motion) {
+    static const char *const keys[] = {"translate", "rotate", "start", "end", NULL};
+    static const char *const rotateKeys[] = {"axis", "center", "degrees_per_second", NULL};
+    icResult e;
+    if ((e = icSceneReader_CheckObject(r, item, path, keys)) != IC_OK) return e;
+    *motion = icDefaultMotion();
+    if ((e = icSceneReader_Vec3(r, item, path, "translate", false, &motion->velocity)) != IC_OK)
+        return e;
+    const cJSON *rotate = cJSON_GetObjectItemCaseSensitive(item, "rotate");
+    if (rotate) {
+        icJsonPath p = icJsonPath_Key(path, "rotate");
+        if ((e = icSceneReader_CheckObject(r, rotate, p.text, rotateKeys)) != IC_OK) return e;
+        if ((e = icSceneReader_Vec3(r, rotate, p.text, "axis", true, &motion->axis)) != IC_OK)
+            return e;
+        if ((e = icSceneReader_Vec3(r, rotate, p.text, "center", false, &motion->centre)) != IC_OK)
+            return e;
+        if ((e = icSceneReader_Number(r, rotate, p.text, "degrees_per_second", IC_RANGE_ANY,
+                                      &motion->degreesPerSecond)) != IC_OK)
+            return e;
+    }
+    if ((e = icSceneReader_Number(r, item, path, "start", IC_RANGE_NON_NEGATIVE, &motion->start)) !=
+        IC_OK)
+        return e;
+    if ((e = icSceneReader_Number(r, item, path, "end", IC_RANGE_NON_NEGATIVE, &motion->end)) !=
+        IC_OK)
+        return e;
+    if (motion->end < motion->start) {
+        icJsonPath p = icJsonPath_Key(path, "end");
+        return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, cJSON_GetObjectItemCaseSensitive(item, "end"),
+                                  p.text, "%g is before start %g", motion->end, motion->start);
+    }
+    return IC_OK;
+}
+
+static icResult readPin(const icSceneReader *r, const cJSON *item, const char *path,
+                        icPinDef *def) {
+    static const char *const keys[] = {"box", "axes", "motion", NULL};
+    static const char *const boxKeys[] = {"min", "max", NULL};
+    icResult e;
+    if ((e = icSceneReader_CheckObject(r, item, path, keys)) != IC_OK) return e;
+    *def = icDefaultPinDef();
+
+    const cJSON *box, *member;
+    if ((e = icSceneReader_Require(r, item, path, "box", &box)) != IC_OK) return e;
+    icJsonPath boxPath = icJsonPath_Key(path, "box");
+    if ((e = icSceneReader_CheckObject(r, box, boxPath.text, boxKeys)) != IC_OK) return e;
+    if ((e = icSceneReader_Require(r, box, boxPath.text, "min", &member)) != IC_OK) return e;
+    if ((e = icSceneReader_Require(r, box, boxPath.text, "max", &member)) != IC_OK) return e;
+    if ((e = icSceneReader_Vec3(r, box, boxPath.text, "min", false, &def->boxMin)) != IC_OK)
+        return e;
+    if ((e = icSceneReader_Vec3(r, box, boxPath.text, "max", false, &def->boxMax)) != IC_OK)
+        return e;
+    for (int k = 0; k < 3; ++k)
+        if (icVec3_Get(def->boxMin, k) > icVec3_Get(def->boxMax, k))
+            return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, box, boxPath.text,
+                                      "min is above max on axis %c", "xyz"[k]);
+
+    const cJSON *axes = cJSON_GetObjectItemCaseSensitive(item, "axes");
+    if (axes) {
+        icJsonPath p = icJsonPath_Key(path, "axes");
+        if (!cJSON_IsArray(axes) || cJSON_GetArraySize(axes) != 3)
+            return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, axes, p.text,
+                                      "expected an array of 3 booleans");
+        int k = 0;
+        for (const cJSON *a = axes->child; a; a = a->next, ++k) {
+            if (!cJSON_IsBool(a)) {
+                icJsonPath ap = icJsonPath_Index(p.text, k);
+                return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, a, ap.text,
+                                          "expected true or false, got %s", icJson_TypeName(a));
+            }
+            def->axes[k] = cJSON_IsTrue(a);
+        }
+    }
+
+    const cJSON *motion = cJSON_GetObjectItemCaseSensitive(item, "motion");
+    if (motion) {
+        icJsonPath p = icJsonPath_Key(path, "motion");
+        if (cJSON_IsArray(motion)) {
+            int count = cJSON_GetArraySize(motion);
+            if (count < 1 || count > IC_MAX_MOTIONS)
+                return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, motion, p.text,
+                                          "%d segments; a pin has 1 to %d", count, IC_MAX_MOTIONS);
+            int k = 0;
+            for (const cJSON *m = motion->child; m; m = m->next, ++k) {
+                icJsonPath mp = icJsonPath_Index(p.text, k);
+                if ((e = readMotion(r, m, mp.text, &def->motions[k])) != IC_OK) return e;
+            }
+            def->motionCount = count;
+        } else {
+            if ((e = readMotion(r, motion, p.text, &def->motions[0])) != IC_OK) return e;
+            def->motionCount = 1;
+        }
+    }
+    return IC_OK;
+}
+
+static icResult readPins(const icSceneReader *r, const cJSON *item, const char *path,
+                         icWorld *world, icBodyId id) {
+    if (!cJSON_IsArray(item))
+        return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, item, path, "expected an array, got %s",
+                                  icJson_TypeName(item));
+    int i = 0;
+    for (const cJSON *p = item->child; p; p = p->next, ++i) {
+        icJsonPath pinPath = icJsonPath_Index(path, i);
+        icPinDef def;
+        icResult e = readPin(r, p, pinPath.text, &def);
+        if (e != IC_OK) return e;
+        int pinned = 0;
+        e = icBody_AddPin(world, id, &def, &pinned);
+        if (e != IC_OK)
+            return icSceneReader_Fail(r, e, p, pinPath.text, "the world refused the pin (%s)",
+                                      icResult_Message(e));
+        // A box that catches nothing is almost always a box in the wrong place.
+        if (pinned == 0) {
+            icJsonPath boxPath = icJsonPath_Key(pinPath.text, "box");
+            return icSceneReader_Fail(r, IC_ERR_BAD_VALUE,
+                                      cJSON_GetObjectItemCaseSensitive(p, "box"), boxPath.text,
+                                      "the box holds no vertex of the body");
+        }
+    }
+    return IC_OK;
+}
+
+icResult icScene_ReadBody(const icSceneReader *r, const cJSON *item, const char *path,
+                          icScene *scene, int index) {
+    static const char *const keys[] = {"mesh", "material", "translate", "velocity",
+                                       "scramble", "pin", NULL};
+    icResult e;
+    if ((e = icSceneReader_CheckObject(r, item, path, keys)) != IC_OK) return e;
+    icSceneBody *body = &scene->bodies[index];
+    memset(body, 0, sizeof *body);
+
+    // Everything cheap is checked before the mesh is built or loaded.
+    icSoftBodyDef def = icDefaultSoftBodyDef();
+    const cJSON *material = cJSON_GetObjectItemCaseSensitive(item, "material");
+    if (material) {
+        icJsonPath p = icJsonPath_Key(path, "material");
+        if ((e = readMaterial(r, material, p.text, &def)) != IC_OK) return e;
+    }
+    if ((e = icSceneReader_Vec3(r, item, path, "translate", false, &def.translation)) != IC_OK)
+        return e;
+    if ((e = icSceneReader_Vec3(r, item, path, "velocity", false, &def.velocity)) != IC_OK)
+        return e;
+    const cJSON *scramble = cJSON_GetObjectItemCaseSensitive(item, "scramble");
+    if (scramble) {
+        icJsonPath p = icJsonPath_Key(path, "scramble");
+        if ((e = readScramble(r, scramble, p.text, body)) != IC_OK) return e;
+    }
+    const cJSON *pins = cJSON_GetObjectItemCaseSensitive(item, "pin");
+    if (pins) {
+        // Shape check only; the pins are added once the body exists.
+        icJsonPath p = icJsonPath_Key(path, "pin");
+        if (!cJSON_IsArray(pins))
+            return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, pins, p.text,
+                                      "expected an array, got %s", icJson_TypeName(pins));
+        int i = 0;
+        for (const cJSON *pin = pins->child; pin; pin = pin->next, ++i) {
+            icJsonPath pp = icJsonPath_Index(p.text, i);
+            icPinDef pinDef;
+            if ((e = readPin(r, pin, pp.text, &pinDef)) != IC_OK) return e;
+        }
+    }
+
+    const cJSON *meshItem;
+    if ((e = icSceneReader_Require(r, item, path, "mesh", &meshItem)) != IC_OK) return e;
+    icJsonPath meshPath = icJsonPath_Key(path, "mesh");
+    icTetMesh mesh;
+    if ((e = icScene_ReadMesh(r, meshItem, meshPath.text, &mesh)) != IC_OK) return e;
+
+    icDiagnostic bodyDiag;
+    memset(&bodyDiag, 0, sizeof bodyDiag);
+    e = icWorld_CreateSoftBody(scene->world, &mesh, &def, &body->id, &bodyDiag);
+    icTetMesh_Destroy(&mesh);
+    if (e != IC_OK) {
+        // A refused model is the model key's fault; anything else is the body's.
+        const cJSON *at = item;
+        const char *atPath = path;
+        icJsonPath modelPath = icJsonPath_Key(path, "material.model");
+        const cJSON *model = material ? cJSON_GetObjectItemCaseSensitive(material, "model") : NULL;
+        if (e == IC_ERR_UNSUPPORTED && model) {
+            at = model;
+            atPath = modelPath.text;
+        }
+        const char *why = bodyDiag.message[0] ? bodyDiag.message : icResult_Message(e);
+        return icSceneReader_Fail(r, e, at, atPath, "%s", why);
+    }
+    if (pins) {
+        icJsonPath pinPath = icJsonPath_Key(path, "pin");
+        if ((e = readPins(r, pins, pinPath.text, scene->world, body->id)) != IC_OK) return e;
+    }
+    return IC_OK;
+}

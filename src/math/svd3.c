@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+// Rotation-variant 3x3 SVD and polar decomposition (FEM spec sections 4.1-4.4).
+#include "isochor/svd.h"
+
+#include <float.h>
+
+// Convergence threshold of the one-sided Jacobi: columns p, q count as orthogonal when
+// |b_p . b_q| <= tol |b_p| |b_q|. A few ulps, so that rounding cannot keep it sweeping.
+#define IC_SVD_TOLERANCE (4.0 * DBL_EPSILON)
+#define IC_SVD_MAX_SWEEPS 24
+
+static icReal maxAbsEntry(icMat3 a) {
+    const icReal *p = (const icReal *)&a;
+    icReal m = 0;
+    for (int i = 0; i < 9; ++i) {
+        icReal v = fabs(p[i]);
+        // NaN propagates: fmax would drop it
+        m = (v > m || v != v) ? v : m;
+    }
+    return m;
+}
+
+// A unit vector perpendicular to unit u (used when a singular value is exactly zero).
+static icVec3 anyPerpendicular(icVec3 u) {
+    icReal ax = fabs(u.x), ay = fabs(u.y), az = fabs(u.z);
+    icVec3 e = ax <= ay && ax <= az ? icVec3_Make(1, 0, 0)
+               : (ay <= az ? icVec3_Make(0, 1, 0) : icVec3_Make(0, 0, 1));
+    return icVec3_Normalize(icVec3_Cross(u, e));
+}
+
+// Swaps columns p and q of B and V, negating the new column q of both so that V stays a
+// proper rotation (McAdams et al. 2011 sort step; the sign of a column of B is irrelevant
+// because U is built from B afterwards).
+static void swapColumns(icVec3 *b, icVec3 *v, int p, int q) {
+    icVec3 t = b[p];
+    b[p] = b[q];
+    b[q] = icVec3_Neg(t);
+    t = v[p];
+    v[p] = v[q];
+    v[q] = icVec3_Neg(t);
+}
+
+// One-sided (Hestenes) Jacobi: right-multiply B = A by rotations until its columns are
+// mutually orthogonal; then B = U diag(s) and V is the product of the rotations. Unlike
+// Jacobi on A^T A (McAdams et al.), the column inner products are recomputed from B, so a
+// tiny singular value keeps its relative accuracy (A^T A squares the condition number).
+// Same operation mix (add, multiply, sqrt, divide), no trigonometry.
+icSvd3 icMat3_Svd(icMat3 a) {
+    icSvd3 out;
+    out.U = icMat3_Identity();
+    out.V = icMat3_Identity();
+    out.s = icVec3_Make(0, 0, 0);
+    icReal scale = maxAbsEntry(a);
+    if (!isfinite(scale)) {
+        out.s = icVec3_Make(NAN, NAN, NAN);
+        return out;
+    }
+    if (scale == 0) return out;
+
+    // Work on A / max|a_ij| so squares neither overflow nor underflow.
+    icReal inv = 1.0 / scale;
+    icVec3 b[3] = {icVec3_Scale(inv, a.col[0]), icVec3_Scale(inv, a.col[1]),
+                   icVec3_Scale(inv, a.col[2])};
+    icVec3 v[3] = {icVec3_Make(1, 0, 0), icVec3_Make(0, 1, 0), icVec3_Make(0, 0, 1)};
+    static const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    for (int sweep = 0; sweep < IC_SVD_MAX_SWEEPS; ++sweep) {
+        bool rotated = false;
+        for (int k = 0; k < 3; ++k) {
+            int p = pairs[k][0], q = pairs[k][1];
+            icReal alpha = icVec3_Dot(b[p], b[p]), beta = icVec3_Dot(b[q], b[q]);
+            icReal gamma = icVec3_Dot(b[p], b[q]);
+            if (fabs(gamma) <= IC_SVD_TOLERANCE * sqrt(alpha * beta)) continue;
+            rotated = true;
+            // Rotation angle with tan t solving t^2 + 2 zeta t - 1 = 0 (smaller root).
+            icReal zeta = (beta - alpha) / (2 * gamma);
+            icReal t = fabs(zeta) > 1e150 ? 0.5 / zeta
+                                         : copysign(1.0, zeta) / (fabs(zeta) + sqrt(1 + zeta * zeta));
+            icReal c = 1 / sqrt(1 + t * t), s = c * t;
+            icVec3 bp = b[p], vp = v[p];
+            b[p] = icVec3_Sub(icVec3_Scale(c, bp), icVec3_Scale(s, b[q]));
+            b[q] = icVec3_Add(icVec3_Scale(s, bp), icVec3_Scale(c, b[q]));
+            v[p] = icVec3_Sub(icVec3_Scale(c, vp), icVec3_Scale(s, v[q]));
+            v[q] = icVec3_Add(icVec3_Scale(s, vp), icVec3_Scale(c, v[q]));
+        }
+        if (!rotated) break;
+    }
+
+    // Sort columns by decreasing norm.
+    icReal n0 = icVec3_LengthSquared(b[0]), n1 = icVec3_LengthSquared(b[1]),
+           n2 = icVec3_LengthSquared(b[2]);
+    if (n0 < n1) {
+        swapColumns(b, v, 0, 1);
+        icReal t = n0;
+        n0 = n1;
+        n1 = t;
+    }
+    if (n0 < n2) {
+        swapColumns(b, v, 0, 2);
+        icReal t = n0;
+        n0 = n2;
+        n2 = t;
+    }
+    if (n1 < n2) {
+        swapColumns(b, v, 1, 2);
+        icReal t = n1;
+        n1 = n2;
+        n2 = t;
+    }
+
+    // U = [u1, u2, u1 x u2] is a proper rotation by construction; with V proper too, the
+    // sign of s3 = u3 . b3 is the sign of det A (spec 4.1).
+    icReal s1 = sqrt(n0);
+    icVec3 u1 = icVec3_Scale(1.0 / s1, b[0]);
+    icVec3 w = icVec3_MulAdd(b[1], -icVec3_Dot(u1, b[1]), u1);
+    icReal wn = icVec3_Length(w);
+    icVec3 u2 = wn > 0 ? icVec3_Scale(1.0 / wn, w) : anyPerpendicular(u1);
+    icVec3 u3 = icVec3_Cross(u1, u2);
+    icReal s2 = icVec3_Dot(u2, b[1]);
+    icReal s3 = icVec3_Dot(u3, b[2]);
+    // Rounding may break the ordering by an ulp when singular values repeat.
+    if (s2 > s1) s2 = s1;
+    if (fabs(s3) > s2) s3 = copysign(s2, s3);
+
+    out.U = icMat3_FromCols(u1, u2, u3);
+    out.V = icMat3_FromCols(v[0], v[1], v[2]);
+    out.s = icVec3_Make(s1 * scale, s2 * scale, s3 * scale);
+    return out;
+}
+
+// Givens rotation acting on rows p, q of the 3x3 R (and columns p, q of Qacc) that zeroes
+// R(q, col) using the pivot R(p, col); the new pivot is >= 0.
+static void givensZero(icReal r[3][3], icReal qacc[3][3], int p, int q, int col) {
+    icReal x = r[p][col], y = r[q][col];
+    icReal h = hypot(x, y);
+    if (h == 0) return;
+    icReal c = x / h, s = y / h;
+    for (int j = 0; j < 3; ++j) {
+        icReal rp = r[p][j], rq = r[q][j];
+        r[p][j] = c * rp + s * rq;
+        r[q][j] = -s * rp + c * rq;
+    }
+    for (int i = 0; i < 3; ++i) {
+        icReal ap = qacc[i][p], aq = qacc[i][q];
+        qacc[i][p] = c * ap + s * aq;
+        qacc[i][q] = -s * ap + c * aq;
+    }
+}
+
+// Spec 4.3: V from the symmetric eigen-problem of A^T A, B = A V sorted, Givens QR of B.
+icSvd3 icMat3_SvdReference(icMat3 a) {
+    icSvd3 out;
+    icMat3 ata = icMat3_Mul(icMat3_Transpose(a), a);
+    icVec3 ev;
+    icMat3 v;
+    icMat3_SymmetricEigen(ata, &ev, &v); // ascending, v a rotation
+    // descending order: reverse the columns; (c2, c1, c0) is a reflection, so negate one
+    v = icMat3_FromCols(v.col[2], v.col[1], icVec3_Neg(v.col[0]));
+    icMat3 bm = icMat3_Mul(a, v);
+    icReal r[3][3], q[3][3];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            r[i][j] = icMat3_At(&bm, i, j);
+            q[i][j] = i == j;
+        }
+    givensZero(r, q, 0, 1, 0);
+    givensZero(r, q, 0, 2, 0);
+    givensZero(r, q, 1, 2, 1);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) icMat3_Set(&out.U, i, j, q[i][j]);
+    out.V = v;
+    out.s = icVec3_Make(r[0][0], r[1][1], r[2][2]);
+    // Q is a product of rotations and V a rotation, so r22 already carries sign(det A).
+    return out;
+}
+
+icMat3 icSvd3_Compose(const icSvd3 *svd) {
+    icMat3 us = icMat3_FromCols(icVec3_Scale(svd->s.x, svd->U.col[0]),
+                                icVec3_Scale(svd->s.y, svd->U.col[1]),
+                                icVec3_Scale(svd->s.z, svd->U.col[2]));
+    return icMat3_MulTrans(us, svd->V);
+}
+
+void icMat3_Polar(icMat3 a, icMat3 *r, icMat3 *s) {
+    icSvd3 svd = icMat3_Svd(a);
+    if (r) *r = icMat3_MulTrans(svd.U, svd.V);
+    if (s) {
+        icMat3 vs = icMat3_FromCols(icVec3_Scale(svd.s.x, svd.V.col[0]),
+                                    icVec3_Scale(svd.s.y, svd.V.col[1]),
+                                    icVec3_Scale(svd.s.z, svd.V.col[2]));
+        *s = icMat3_MulTrans(vs, svd.V);
+    }
+}

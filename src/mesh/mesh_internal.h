@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Internal helpers shared by the mesh files: tet determinants, index validation, hex grids.
+#pragma once
+
+#include "core/core.h"
+#include "isochor/mesh.h"
+
+/// pi (M_PI is not standard C).
+#define IC_MESH_PI 3.14159265358979323846
+
+/// Local faces of a tet, face f opposite local vertex f, wound so that (b-a) x (c-a) points
+/// out of a positive tet.
+extern const int icMesh_tetFaces[4][3];
+
+/// det[x0-x3, x1-x3, x2-x3] of tet t = 6 x signed volume (mesh.h's orientation convention).
+static inline icReal icMesh_TetDet(const icReal *positions, const int *tet) {
+    icVec3 x3 = icVec3_Load(positions, tet[3]);
+    icVec3 d0 = icVec3_Sub(icVec3_Load(positions, tet[0]), x3);
+    icVec3 d1 = icVec3_Sub(icVec3_Load(positions, tet[1]), x3);
+    icVec3 d2 = icVec3_Sub(icVec3_Load(positions, tet[2]), x3);
+    return icVec3_Dot(d0, icVec3_Cross(d1, d2));
+}
+
+/// True when every tet index lies in [0, vertexCount); derived structures refuse bad meshes
+/// instead of reading out of bounds.
+bool icMesh_IndicesValid(const icTetMesh *mesh);
+
+/// Builds a hex-grid tet mesh from per-axis plane coordinates coords[a][0..cells[a]], each
+/// cell cut into `split` (5 or 6) positive tets. keep (one byte per cell, NULL keeps all)
+/// selects cells; vertices no kept cell uses are dropped and the rest renumbered in grid
+/// order (i fastest). tetCell holds the grid's own cell index and cellCounts the grid size.
+/// Returns IC_ERR_EMPTY when no cell is kept.
+icResult icMesh_BuildGrid(icTetMesh *mesh, const icReal *const coords[3], const int cells[3],
+                          int split, const unsigned char *keep);

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// States (positions, velocities, multipliers) and the per-tet fields read from them.
+#include "world/world_internal.h"
+
+#include <math.h>
+
+icState *icState_CreateForModel(const icModel *model) {
+    icState *s = IC_ALLOC_ZERO(icState, 1);
+    if (!s) return NULL;
+    s->revision = model->revision;
+    s->vertexCount = model->vertexCount;
+    s->tetCount = model->tetCount;
+    size_t nv = 3 * (size_t)model->vertexCount, nt = (size_t)model->tetCount;
+    if (nv) {
+        s->x = IC_ALLOC_ZERO(icReal, nv);
+        s->v = IC_ALLOC_ZERO(icReal, nv);
+        s->xPrev = IC_ALLOC_ZERO(icReal, nv);
+    }
+    if (nt) {
+        s->lambdaD = IC_ALLOC_ZERO(icReal, nt);
+        s->lambdaH = IC_ALLOC_ZERO(icReal, nt);
+    }
+    if ((nv && (!s->x || !s->v || !s->xPrev)) || (nt && (!s->lambdaD || !s->lambdaH))) {
+        icDestroyState(s);
+        return NULL;
+    }
+    return s;
+}
+
+void icDestroyState(icState *state) {
+    if (!state) return;
+    icFree(state->x);
+    icFree(state->v);
+    icFree(state->xPrev);
+    icFree(state->lambdaD);
+    icFree(state->lambdaH);
+    icFree(state);
+}
+
+void icState_CopyInto(icState *dst, const icState *src) {
+    IC_ASSERT(dst->vertexCount == src->vertexCount && dst->tetCount == src->tetCount);
+    size_t nv = 3 * (size_t)src->vertexCount, nt = (size_t)src->tetCount;
+    if (nv) {
+        memcpy(dst->x, src->x, nv * sizeof(icReal));
+        memcpy(dst->v, src->v, nv * sizeof(icReal));
+        memcpy(dst->xPrev, src->xPrev, nv * sizeof(icReal));
+    }
+    if (nt) {
+        memcpy(dst->lambdaD, src->lambdaD, nt * sizeof(icReal));
+        memcpy(dst->lambdaH, src->lambdaH, nt * sizeof(icReal));
+    }
+    dst->time = src->time;
+    dst->lastSubstep = src->lastSubstep;
+    dst->substepCount = src->substepCount;
+    dst->revision = src->revision;
+}
+
+icState *icWorld_CreateState(const icWorld *world) {
+    icState *s = icState_CreateForModel(&world->model);
+    if (s) icState_CopyInto(s, world->state);
+    return s;
+}
+
+void icWorld_SaveState(const icWorld *world, icState *state) {
+    IC_ASSERT(state->revision == world->model.revision);
+    icState_CopyInto(state, world->state);
+}
+
+void icWorld_LoadState(icWorld *world, const icState *state) {
+    IC_ASSERT(state->revision == world->model.revision);
+    icState_CopyInto(world->state, state);
+}
+
+// F = Ds Q for tet t at positions x.
+static icMat3 deformationGradient(const icModel *m, const icReal *x, int t) {
+    const int *tv = m->tets + 4 * t;
+    icVec3 x3 = icVec3_Load(x, tv[3]);
+    icMat3 Ds = icMat3_FromCols(icVec3_Sub(icVec3_Load(x, tv[0]), x3),
+                                icVec3_Sub(icVec3_Load(x, tv[1]), x3),
+                                icVec3_Sub(icVec3_Load(x, tv[2]), x3));
+    return icMat3_Mul(Ds, m->invRest[t]);
+}
+
+// Stress from multipliers (seed 001, sec. 3): p = lambda_H / (h^2 V) is the pressure,
+// |P_D| = |lambda_D| / (h^2 V) since dC_D/dF = F / r_S has unit norm.
+void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icReal *stressNorm) {
+    const icModel *m = &world->model;
+    const icState *s = world->state;
+    icReal h2 = s->lastSubstep * s->lastSubstep;
+    for (int t = 0; t < m->tetCount; ++t) {
+        if (J) J[t] = icMat3_Det(deformationGradient(m, s->x, t));
+        icReal scale = h2 > 0 ? 1.0 / (h2 * m->restVolume[t]) : 0.0;
+        if (pressure) pressure[t] = s->lambdaH[t] * scale;
+        if (stressNorm) stressNorm[t] = fabs(s->lambdaD[t]) * scale;
+    }
+}
+
+icReal icWorld_GetVolumeRatio(const icWorld *world) {
+    const icModel *m = &world->model;
+    const icReal *x = world->state->x;
+    icReal volume = 0;
+    for (int t = 0; t < m->tetCount; ++t)
+        volume += icMat3_Det(deformationGradient(m, x, t)) * m->restVolume[t];
+    return m->totalRestVolume > 0 ? volume / m->totalRestVolume : 1.0;
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// A tiny test harness: IC_TEST(suite, name) registers a test; checks record failures with
+// file and line and keep going. CMake turns each IC_TEST line into one ctest test, so
+// IC_TEST must start a line.
+#pragma once
+
+#include "isochor/isochor.h"
+
+#include <math.h>
+#include <stdio.h>
+
+typedef void icTestFn(void);
+void icTest_Register(const char *suite, const char *name, icTestFn *fn);
+void icTest_Fail(const char *file, int line, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/// Number of failed checks so far in the running test.
+int icTest_FailureCount(void);
+/// Deterministic random numbers for tests: uniform in [lo, hi).
+double icTest_Uniform(double lo, double hi);
+void icTest_Seed(unsigned long long seed);
+/// Path of a file in the source tree (scenes/, tests/data/): IC_SOURCE_DIR "/" relative.
+const char *icTest_SourcePath(const char *relative);
+/// A fresh, empty scratch directory under the build tree for this test.
+const char *icTest_TempDir(void);
+
+#define IC_TEST(suite, name)                                                                  \
+    static void icTest_##suite##_##name(void);                                                 \
+    __attribute__((constructor)) static void icTestRegister_##suite##_##name(void) {          \
+        icTest_Register(#suite, #name, icTest_##suite##_##name);                               \
+    }                                                                                          \
+    static void icTest_##suite##_##name(void)
+
+#define IC_CHECK(cond)                                                                         \
+    do {                                                                                       \
+        if (!(cond)) icTest_Fail(__FILE__, __LINE__, "check failed: %s", #cond);               \
+    } while (0)
+
+#define IC_CHECK_MSG(cond, ...)                                                                \
+    do {                                                                                       \
+        if (!(cond)) icTest_Fail(__FILE__, __LINE__, __VA_ARGS__);                             \
+    } while (0)
+
+#define IC_CHECK_NEAR(a, b, tol)                                                               \
+    do {                                                                                       \
+        double icA_ = (double)(a), icB_ = (double)(b), icT_ = (double)(tol);                   \
+        if (!(fabs(icA_ - icB_) <= icT_))                                                      \
+            icTest_Fail(__FILE__, __LINE__, "%s = %.12g, %s = %.12g, |diff| %.3g > %.3g", #a,  \
+                        icA_, #b, icB_, fabs(icA_ - icB_), icT_);                              \
+    } while (0)
+
+#define IC_CHECK_INT(a, b)                                                                     \
+    do {                                                                                       \
+        long long icA_ = (long long)(a), icB_ = (long long)(b);                                \
+        if (icA_ != icB_)                                                                      \
+            icTest_Fail(__FILE__, __LINE__, "%s = %lld, expected %s = %lld", #a, icA_, #b,     \
+                        icB_);                                                                 \
+    } while (0)
+
+#define IC_CHECK_RESULT(a, expected)                                                           \
+    do {                                                                                       \
+        icResult icA_ = (a), icE_ = (expected);                                                \
+        if (icA_ != icE_)                                                                      \
+            icTest_Fail(__FILE__, __LINE__, "%s returned %s, expected %s", #a,                 \
+                        icResult_Name(icA_), icResult_Name(icE_));                             \
+    } while (0)
+
+/// Stops the test when a check has failed (for checks later code depends on).
+#define IC_REQUIRE(cond)                                                                       \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            icTest_Fail(__FILE__, __LINE__, "requirement failed: %s", #cond);                  \
+            return;                                                                            \
+        }                                                                                      \
+    } while (0)

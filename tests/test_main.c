@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+// Test runner: `isochor_tests` runs all, `isochor_tests suite.name` one, `suite.` a prefix,
+// `--list` lists them.
+#include "test.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define IC_TEST_MAX 1024
+
+typedef struct icTestEntry {
+    const char *suite, *name;
+    icTestFn *fn;
+} icTestEntry;
+
+static icTestEntry s_tests[IC_TEST_MAX];
+static int s_testCount;
+static int s_failures;
+static char s_current[256];
+static unsigned long long s_rng = 0x9E3779B97F4A7C15ull;
+
+void icTest_Register(const char *suite, const char *name, icTestFn *fn) {
+    if (s_testCount < IC_TEST_MAX) s_tests[s_testCount++] = (icTestEntry){suite, name, fn};
+}
+
+void icTest_Fail(const char *file, int line, const char *format, ...) {
+    ++s_failures;
+    fprintf(stderr, "%s:%d: [%s] ", file, line, s_current);
+    va_list args;
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fputc('\n', stderr);
+}
+
+int icTest_FailureCount(void) { return s_failures; }
+
+void icTest_Seed(unsigned long long seed) { s_rng = seed ? seed : 1; }
+
+double icTest_Uniform(double lo, double hi) {
+    // xorshift64*: deterministic across platforms
+    s_rng ^= s_rng >> 12;
+    s_rng ^= s_rng << 25;
+    s_rng ^= s_rng >> 27;
+    unsigned long long r = s_rng * 2685821657736338717ull;
+    return lo + (hi - lo) * ((double)(r >> 11) * (1.0 / 9007199254740992.0));
+}
+
+const char *icTest_SourcePath(const char *relative) {
+    static char buffers[4][1024];
+    static int next;
+    char *b = buffers[next++ & 3];
+    snprintf(b, 1024, "%s/%s", IC_SOURCE_DIR, relative);
+    return b;
+}
+
+const char *icTest_TempDir(void) {
+    static char dir[1024];
+    snprintf(dir, sizeof dir, "%s/test-tmp/%s", IC_BINARY_DIR, s_current);
+    char cmd[2200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    if (system(cmd) != 0) fprintf(stderr, "cannot create %s\n", dir);
+    return dir;
+}
+
+static int compareTests(const void *a, const void *b) {
+    const icTestEntry *x = a, *y = b;
+    int c = strcmp(x->suite, y->suite);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+int main(int argc, char **argv) {
+    qsort(s_tests, (size_t)s_testCount, sizeof s_tests[0], compareTests);
+    if (argc > 1 && strcmp(argv[1], "--list") == 0) {
+        for (int i = 0; i < s_testCount; ++i) printf("%s.%s\n", s_tests[i].suite, s_tests[i].name);
+        return 0;
+    }
+    int passed = 0, failed = 0;
+    for (int i = 0; i < s_testCount; ++i) {
+        char full[256];
+        snprintf(full, sizeof full, "%s.%s", s_tests[i].suite, s_tests[i].name);
+        if (argc > 1) {
+            size_t n = strlen(argv[1]);
+            bool prefix = n > 0 && argv[1][n - 1] == '.';
+            if (prefix ? strncmp(full, argv[1], n) != 0 : strcmp(full, argv[1]) != 0) continue;
+        }
+        snprintf(s_current, sizeof s_current, "%s", full);
+        int before = s_failures;
+        icTest_Seed(0x9E3779B97F4A7C15ull);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        s_tests[i].fn();
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6;
+        if (s_failures == before) {
+            ++passed;
+            printf("PASS %s (%.0f ms)\n", full, ms);
+        } else {
+            ++failed;
+            printf("FAIL %s (%.0f ms)\n", full, ms);
+        }
+        fflush(stdout);
+    }
+    if (passed + failed == 0) {
+        fprintf(stderr, "no test matches '%s'\n", argc > 1 ? argv[1] : "");
+        return 2;
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
