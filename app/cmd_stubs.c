@@ -12,5 +12,3 @@ static int notYet(const char *name) {
 
 int icCli_Run(int argc, char **argv) { (void)argc; (void)argv; return notYet("run"); }
 int icCli_Info(int argc, char **argv) { (void)argc; (void)argv; return notYet("info"); }
-int icCli_Render(int argc, char **argv) { (void)argc; (void)argv; return notYet("render"); }
-int icCli_Tetrahedralize(int argc, char **argv) { (void)argc; (void)argv; return notYet("tetrahedralize"); }

@@ -46,7 +46,8 @@ icMaterial icMaterial_FromLame(icMaterialModel model, icReal mu, icReal lambda);
 /// Lowercase name ("mm", "linear", "stvk", "corotated", "neohookean", "snh", "snh2018").
 const char *icMaterialModel_Name(icMaterialModel model);
 
-/// Energy density Psi(F), J/m^3 (+inf for Neo-Hookean with J <= 0 and clamp 0).
+/// Energy density Psi(F), J/m^3 (+inf for Neo-Hookean with J <= 0 and clamp 0). Every model
+/// has Psi(I) = 0 (SNH, SNH2018 and MM drop the constant their published forms carry).
 icReal icMaterial_Energy(const icMaterial *material, icMat3 F);
 /// First Piola-Kirchhoff stress P = dPsi/dF, Pa.
 icMat3 icMaterial_Stress(const icMaterial *material, icMat3 F);
@@ -94,6 +95,8 @@ void icTet_ForceDifferential(const icMaterial *material, const icTetRest *rest,
                              const icVec3 x[4], const icVec3 dx[4], icVec3 df[4]);
 /// Element stiffness K_e = W B^T Hf B (12 x 12, column-major, DOF 3a + i), spec 1.5.
 void icTet_Stiffness(const icReal hessian[81], const icTetRest *rest, icReal stiffness[144]);
+/// The same as 16 column-major 3x3 blocks: blocks[4a + b] couples vertex a (rows) to b.
+void icTet_StiffnessBlocks(const icReal hessian[81], const icTetRest *rest, icReal blocks[16][9]);
 
 /// The FEM model of a set of tets: everything Newton reads and never writes.
 typedef struct icFemModel {
@@ -153,6 +156,88 @@ void icFem_Assemble(const icFemModel *model, const icReal *hessians, icReal stif
 icReal icFem_EvaluateAssemble(const icFemModel *model, const icReal *x, bool project,
                               icReal *f, icReal stiffnessScale, icReal massScale,
                               icFemPattern *pattern, icReal *hessians);
+
+/// Settings of the Newton solvers (backward Euler and quasistatic, spec 5).
+typedef struct icNewtonDef {
+    int maxIterations;          ///< Newton iterations per step / solve, >= 1; default 50
+    icReal residualTolerance;   ///< stop when |r|_inf <= this * |r_0|_inf; default 1e-6
+    icReal absoluteTolerance;   ///< ... or when |r|_inf <= this * force scale; default 1e-10
+    icReal stepTolerance;       ///< ... or when |alpha Dx|_inf <= this * rest diagonal; 1e-7
+    icReal cgTolerance;         ///< relative PCG tolerance (preconditioned norm); default 1e-4
+    int maxCGIterations;        ///< PCG iteration cap per solve; default 1000
+    icPreconditionerKind preconditioner; ///< default IC_PRECONDITIONER_BLOCK_JACOBI
+    bool projectHessian;        ///< projected Newton (spec 3); default true
+    bool matrixFree;            ///< cached per-tet Hessians instead of an assembled matrix;
+                                ///< default false
+    bool lineSearch;            ///< backtracking on the incremental potential; default true
+    icReal stiffnessDamping;    ///< Rayleigh gamma in seconds (f_d = -gamma K v), >= 0; 0
+    icReal massDamping;         ///< Rayleigh alpha_M in 1/s (f_d = -alpha_M M v), >= 0; 0
+} icNewtonDef;
+
+/// Defaults as listed in icNewtonDef.
+icNewtonDef icDefaultNewtonDef(void);
+
+/// What a Newton step or static solve did.
+typedef struct icNewtonStats {
+    int iterations;          ///< Newton iterations (linear solves) taken
+    int cgIterations;        ///< PCG iterations, summed over the Newton iterations
+    int maxCGIterations;     ///< largest PCG count of one Newton iteration
+    int lineSearchFailures;  ///< iterations whose step hit the smallest alpha
+    int indefiniteSolves;    ///< PCG solves that met non-positive curvature
+    icReal initialResidual;  ///< |r_0|_inf over free DOFs, N
+    icReal residual;         ///< final |r|_inf over free DOFs, N
+    icReal energy;           ///< elastic energy at the end, J
+    bool converged;
+    icReal assemblyMilliseconds; ///< evaluation + assembly time, summed
+    icReal solveMilliseconds;    ///< PCG time, summed
+} icNewtonStats;
+
+/// Boundary conditions and loads of one step or solve. Arrays are (vertexCount x 3).
+typedef struct icNewtonInput {
+    const unsigned char *freeMask; ///< 1 = free DOF, 0 = prescribed; NULL = all free
+    const icReal *targets;         ///< positions of prescribed DOFs at the end of the step
+                                   ///< (only masked entries are read); NULL = keep them
+    const icReal *externalForce;   ///< added nodal forces, N; may be NULL
+    icVec3 gravity;                ///< m/s^2, applied as m_i g
+} icNewtonInput;
+
+/// Newton solver for one FEM model (borrowed: it must outlive the solver). Allocates all
+/// workspace up front, so steps do not allocate.
+typedef struct icNewtonSolver icNewtonSolver;
+
+/// NULL on a bad def or out of memory.
+icNewtonSolver *icCreateNewtonSolver(const icFemModel *model, const icNewtonDef *def);
+void icDestroyNewtonSolver(icNewtonSolver *solver);
+void icNewtonSolver_SetDef(icNewtonSolver *solver, const icNewtonDef *def);
+
+/// One backward Euler step (spec 5.1-5.9): x, v (vertexCount x 3) go from t^n to t^n + dt.
+/// Inertial initial guess x = x^n + dt v^n (spec 5.3), prescribed DOFs moved to their
+/// targets, projected Newton with filtered PCG and a backtracking line search on the
+/// incremental potential. IC_ERR_NOT_CONVERGED (state still advanced to the last iterate),
+/// IC_ERR_NUMERICAL on NaN (state left unchanged), IC_ERR_INVALID_ARGUMENT for dt <= 0.
+icResult icNewtonSolver_Step(icNewtonSolver *solver, const icNewtonInput *input, icReal dt,
+                             icReal *x, icReal *v, icNewtonStats *stats);
+/// Quasistatic solve (spec 5.5): Newton on E(x) - f_ext^T x from x with prescribed DOFs at
+/// their targets. The constraints must remove the rigid modes.
+icResult icNewtonSolver_SolveStatic(icNewtonSolver *solver, const icNewtonInput *input,
+                                    icReal *x, icNewtonStats *stats);
+
+/// Newton solver state attached to a world (FEM model built from the world's bodies, DOF
+/// mask and targets from its pins). The world should keep one pointer (initially NULL) and
+/// release it with icNewtonCache_Destroy; it is rebuilt when bodies are added.
+typedef struct icNewtonCache icNewtonCache;
+void icNewtonCache_Destroy(icNewtonCache *cache);
+
+/// Backward Euler step of the world's current state with the force-based solver. Bodies use
+/// their material model with the spec 2.7 Lamé mapping (MM: the world's raw Lamé and gamma,
+/// so it minimises the XPBD energy). Pinned axes follow their pins; the world's
+/// linearDamping adds to def->massDamping. Planes are not handled (IC_ERR_UNSUPPORTED when
+/// the world has any). nu = 0.5 bodies give IC_ERR_BAD_VALUE. def NULL = defaults.
+icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef *def,
+                       icReal dt, icStepStats *stats, icNewtonStats *newtonStats);
+/// Quasistatic solve of the world's current state (pins held at the current time).
+icResult icNewton_SolveStatic(icWorld *world, icNewtonCache **cache, const icNewtonDef *def,
+                              bool gravity, icStepStats *stats, icNewtonStats *newtonStats);
 
 #ifdef __cplusplus
 }

@@ -91,6 +91,7 @@ typedef struct icTriSurface {
     icReal *positions; ///< (vertexCount x 3)
     int *triangles;    ///< (triangleCount x 3), 0-based, counter-clockwise seen from outside
     int *meshVertex;   ///< (vertexCount) tet-mesh vertex of each surface vertex, or NULL
+    int *meshTet;      ///< (triangleCount) tet each triangle bounds, or NULL
 } icTriSurface;
 
 void icTriSurface_Destroy(icTriSurface *surface);
@@ -101,7 +102,7 @@ void icTriSurface_Destroy(icTriSurface *surface);
 icResult icLoadSurface(const char *path, icTriSurface *surface, icDiagnostic *diag);
 
 /// The boundary of a tet mesh as a surface with its own compact vertex numbering
-/// (meshVertex maps back). positions may be NULL for mesh->positions.
+/// (meshVertex and meshTet map back). positions may be NULL for mesh->positions.
 icResult icTriSurface_FromTetMesh(icTriSurface *surface, const icTetMesh *mesh,
                                   const icReal *positions);
 
@@ -173,7 +174,8 @@ bool icFindProgram(const char *program, char *fullPath, size_t size);
 
 /// Runs TetGen on a closed surface. IC_ERR_UNSUPPORTED when the program is not installed,
 /// IC_ERR_IO when it cannot be run, IC_ERR_PARSE when it fails (diag quotes its last output
-/// line), IC_ERR_EMPTY for a surface without triangles.
+/// line), IC_ERR_EMPTY for a surface without triangles or when TetGen makes no tets (an open
+/// surface).
 icResult icTetrahedralize(const icTriSurface *surface, const icTetrahedralizeDef *def,
                           icTetMesh *mesh, icDiagnostic *diag);
 

@@ -20,6 +20,9 @@ typedef struct icSvd3 {
 /// Production 3x3 SVD: one-sided (Hestenes) Jacobi on the columns of A in double, so small
 /// singular values keep their relative accuracy; rank-deficient and zero A are handled.
 icSvd3 icMat3_Svd(icMat3 a);
+/// icMat3_Svd of count matrices, four at a time so that their dependency chains overlap
+/// (about twice the throughput); same contract, results equal to rounding.
+void icMat3_SvdBatch(int count, const icMat3 *a, icSvd3 *out);
 /// Reference path (FEM spec 4.3): cyclic Jacobi on A^T A, sort, Givens QR, sign rule.
 /// Slower and less accurate for nearly rank-deficient A; meant for tests.
 icSvd3 icMat3_SvdReference(icMat3 a);

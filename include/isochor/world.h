@@ -158,18 +158,20 @@ icResult icWorld_Step(icWorld *world, icReal dt, icStepStats *stats);
 
 /// Static (quasistatic) solve settings.
 typedef struct icStaticDef {
-    icReal pseudoStep;  ///< pseudo time step h in seconds; default 1/1200. The fixed point
-                        ///< differs from the exact equilibrium by O(h^2) (Gauss-Seidel order,
-                        ///< as in XPBD itself): smaller is more exact and converges slower
-    int iterationsPerStep; ///< sweeps per pseudo step (multipliers kept across them); default 1
+    icReal pseudoStep;  ///< substep h of the relaxation in seconds; default 1/1200. The result
+                        ///< is the rest state of the dynamic solver with this h, which differs
+                        ///< from the exact equilibrium by O(h^2) (XPBD's linearisation error)
+    int iterationsPerStep; ///< sweeps per substep (multipliers kept across them); default 1
     int maxSweeps;      ///< cap on sweeps in total; default 20000
-    icReal tolerance;   ///< stop when max vertex move per pseudo step < tolerance * size;
-                        ///< default 1e-7
+    icReal tolerance;   ///< stop when no vertex moves more than tolerance * size in a
+                        ///< substep; default 1e-7
     bool gravity;       ///< include gravity; default true
 } icStaticDef;
 icStaticDef icDefaultStaticDef(void);
-/// Iterates the constraint projections with no inertia carried between pseudo steps until
-/// the positions stop moving. Pins are held at time t. IC_ERR_NOT_CONVERGED if the cap is hit.
+/// Relaxes to equilibrium by dynamic relaxation: XPBD substeps with kinetic damping
+/// (velocities zeroed at each kinetic-energy peak) until the positions stop moving. Pins are
+/// held at time t. Velocities are zero afterwards. IC_ERR_NOT_CONVERGED if the cap is hit
+/// (the state is still the last iterate), IC_ERR_NUMERICAL on NaN.
 icResult icWorld_SolveStatic(icWorld *world, const icStaticDef *def, icStepStats *stats);
 /// Advances the time of kinematic pins by dt without dynamics (use before a static solve).
 void icWorld_AdvanceTime(icWorld *world, icReal dt);

@@ -2,6 +2,7 @@
 // Assembled stiffness: node-pair sparsity with per-tet scatter indices, and assembly.
 #include "core/core.h"
 #include "fem/fem_internal.h"
+#include "fem/material_internal.h"
 
 void icFemPattern_Destroy(icFemPattern *pattern) {
     if (!pattern) return;
@@ -103,17 +104,14 @@ done:
     return result;
 }
 
-// Scatter-add of the 12x12 K_e into the 16 blocks of tet t.
-static void scatterElement(icFemPattern *pattern, int t, const icReal ke[144]) {
+// Scatter-add of the 16 blocks of K_e into the matrix.
+static void scatterElement(icFemPattern *pattern, int t, const icReal blocks[16][9]) {
     icReal *values = pattern->matrix.values;
-    const int *blocks = pattern->tetBlocks + 16 * t;
-    for (int a = 0; a < 4; ++a)
-        for (int b = 0; b < 4; ++b) {
-            icReal *blk = values + 9 * (size_t)blocks[4 * a + b];
-            const icReal *src = ke + 3 * a + 12 * 3 * b;
-            for (int j = 0; j < 3; ++j)
-                for (int i = 0; i < 3; ++i) blk[3 * j + i] += src[i + 12 * j];
-        }
+    const int *dst = pattern->tetBlocks + 16 * t;
+    for (int k = 0; k < 16; ++k) {
+        icReal *blk = values + 9 * (size_t)dst[k];
+        for (int e = 0; e < 9; ++e) blk[e] += blocks[k][e];
+    }
 }
 
 static void addMass(const icFemModel *model, icReal massScale, icFemPattern *pattern) {
@@ -130,11 +128,11 @@ static void addMass(const icFemModel *model, icReal massScale, icFemPattern *pat
 void icFem_Assemble(const icFemModel *model, const icReal *hessians, icReal stiffnessScale,
                     icReal massScale, icFemPattern *pattern) {
     memset(pattern->matrix.values, 0, sizeof(icReal) * 9 * (size_t)pattern->matrix.blockCount);
-    icReal ke[144];
+    icReal ke[16][9];
     for (int t = 0; t < model->tetCount; ++t) {
         icTetRest rest = model->rest[t];
         rest.W *= stiffnessScale;
-        icTet_Stiffness(hessians + 81 * (size_t)t, &rest, ke);
+        icTet_StiffnessBlocks(hessians + 81 * (size_t)t, &rest, ke);
         scatterElement(pattern, t, ke);
     }
     addMass(model, massScale, pattern);
@@ -148,20 +146,35 @@ icReal icFem_EvaluateAssemble(const icFemModel *model, const icReal *x, bool pro
                sizeof(icReal) * 9 * (size_t)pattern->matrix.blockCount);
     bool needHessian = pattern || hessians;
     icKahanSum sum = {0, 0};
-    icReal local[81], ke[144];
-    for (int t = 0; t < model->tetCount; ++t) {
-        const icMaterial *m = &model->materials[model->tetMaterial[t]];
-        icMat3 F = icFem_TetF(model, x, t);
-        icMat3 P;
-        icReal *h = hessians ? hessians + 81 * (size_t)t : local;
-        icReal psi = icMaterial_Evaluate(m, F, &P, needHessian ? h : NULL, project);
-        icKahan_Add(&sum, model->rest[t].W * psi);
-        if (f) icFem_ScatterStress(model, t, P, f);
-        if (pattern) {
-            icTetRest rest = model->rest[t];
-            rest.W *= stiffnessScale;
-            icTet_Stiffness(h, &rest, ke);
-            scatterElement(pattern, t, ke);
+    icReal local[81], ke[16][9];
+    // Tets go in groups of four so that their SVDs run as one batch (icMat3_SvdBatch).
+    enum { GROUP = 4 };
+    for (int t0 = 0; t0 < model->tetCount; t0 += GROUP) {
+        int count = model->tetCount - t0 < GROUP ? model->tetCount - t0 : GROUP;
+        icMat3 F[GROUP];
+        icSvd3 svd[GROUP];
+        bool needSvd = false;
+        for (int k = 0; k < count; ++k) {
+            F[k] = icFem_TetF(model, x, t0 + k);
+            needSvd |= icMaterial_NeedsSvd(&model->materials[model->tetMaterial[t0 + k]],
+                                           needHessian && project);
+        }
+        if (needSvd) icMat3_SvdBatch(count, F, svd);
+        for (int k = 0; k < count; ++k) {
+            int t = t0 + k;
+            const icMaterial *m = &model->materials[model->tetMaterial[t]];
+            icMat3 P;
+            icReal *h = hessians ? hessians + 81 * (size_t)t : local;
+            icReal psi = icMaterial_EvaluateSvd(m, F[k], needSvd ? &svd[k] : NULL, &P,
+                                                needHessian ? h : NULL, project);
+            icKahan_Add(&sum, model->rest[t].W * psi);
+            if (f) icFem_ScatterStress(model, t, P, f);
+            if (pattern) {
+                icTetRest rest = model->rest[t];
+                rest.W *= stiffnessScale;
+                icTet_StiffnessBlocks(h, &rest, ke);
+                scatterElement(pattern, t, ke);
+            }
         }
     }
     if (pattern) addMass(model, massScale, pattern);

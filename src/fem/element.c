@@ -56,43 +56,53 @@ void icTet_ForceDifferential(const icMaterial *material, const icTetRest *rest,
 }
 
 // K_e = W B^T Hf B (spec 1.5): [K_e](3a+i, 3b+k) = W sum_{j,l} Hf(i,j),(k,l) g_a[j] g_b[l].
-// The 9x9 block of vertices 1..3 is formed first; row/column 4 follow from g_4 = -sum g_a.
-void icTet_Stiffness(const icReal hessian[81], const icTetRest *rest, icReal stiffness[144]) {
-    const icMat3 *Q = &rest->Q;
+// The 9x9 part of vertices 1..3 is formed first (T = Hf (G (x) I), then G^T-weighted sums);
+// row and column 4 follow from g_4 = -sum g_a. Branch-free loops over contiguous rows so
+// the compiler vectorises them.
+void icTet_StiffnessBlocks(const icReal hessian[81], const icTetRest *rest, icReal blocks[16][9]) {
     icReal g[3][3]; // g[a][j] = Q(a, j)
     for (int a = 0; a < 3; ++a)
-        for (int j = 0; j < 3; ++j) g[a][j] = icMat3_At(Q, a, j);
-    // t[(i,j)][(b,k)] = sum_l Hf[(i,j),(k,l)] g_b[l]
+        for (int j = 0; j < 3; ++j) g[a][j] = icMat3_At(&rest->Q, a, j);
+    // t[c][r] = sum_l Hf[r, (k,l)] g_b[l] with c = 3b + k: column c of Hf (G^T (x) I)
     icReal t[9][9];
-    for (int b = 0; b < 3; ++b)
-        for (int k = 0; k < 3; ++k)
-            for (int r = 0; r < 9; ++r)
-                t[r][3 * b + k] = hessian[r + 9 * (k)] * g[b][0] +
-                                  hessian[r + 9 * (3 + k)] * g[b][1] +
-                                  hessian[r + 9 * (6 + k)] * g[b][2];
-    icReal k9[9][9];
-    for (int a = 0; a < 3; ++a)
-        for (int i = 0; i < 3; ++i)
-            for (int c = 0; c < 9; ++c)
-                k9[3 * a + i][c] = rest->W * (g[a][0] * t[i][c] + g[a][1] * t[3 + i][c] +
-                                              g[a][2] * t[6 + i][c]);
-    for (int c = 0; c < 12; ++c)
-        for (int r = 0; r < 12; ++r) {
-            icReal v;
-            if (r < 9 && c < 9) {
-                v = k9[r][c];
-            } else if (r < 9) { // column of vertex 4: -sum over the other vertices' columns
-                int k = c - 9;
-                v = -(k9[r][k] + k9[r][3 + k] + k9[r][6 + k]);
-            } else if (c < 9) {
-                int i = r - 9;
-                v = -(k9[i][c] + k9[3 + i][c] + k9[6 + i][c]);
-            } else {
-                int i = r - 9, k = c - 9;
-                v = 0;
-                for (int a = 0; a < 3; ++a)
-                    for (int b = 0; b < 3; ++b) v += k9[3 * a + i][3 * b + k];
-            }
-            stiffness[r + 12 * c] = v;
+    for (int k = 0; k < 3; ++k) {
+        const icReal *h0 = hessian + 9 * k, *h1 = hessian + 9 * (3 + k), *h2 = hessian + 9 * (6 + k);
+        for (int b = 0; b < 3; ++b) {
+            icReal g0 = g[b][0], g1 = g[b][1], g2 = g[b][2];
+            icReal *tc = t[3 * b + k];
+            for (int r = 0; r < 9; ++r) tc[r] = h0[r] * g0 + h1[r] * g1 + h2[r] * g2;
         }
+    }
+    // block (a, b), entry (i, k) = W sum_j g_a[j] t[3b+k][3j+i]
+    const icReal W = rest->W;
+    for (int a = 0; a < 3; ++a) {
+        icReal w0 = W * g[a][0], w1 = W * g[a][1], w2 = W * g[a][2];
+        for (int b = 0; b < 3; ++b) {
+            icReal *blk = blocks[4 * a + b];
+            for (int k = 0; k < 3; ++k) {
+                const icReal *tc = t[3 * b + k];
+                for (int i = 0; i < 3; ++i) blk[3 * k + i] = w0 * tc[i] + w1 * tc[3 + i] + w2 * tc[6 + i];
+            }
+        }
+    }
+    // column 4: block (a, 3) = -sum_b block (a, b); row 4 by symmetry; (3, 3) = -sum_a (a, 3)
+    for (int a = 0; a < 3; ++a) {
+        icReal *col4 = blocks[4 * a + 3];
+        const icReal *b0 = blocks[4 * a], *b1 = blocks[4 * a + 1], *b2 = blocks[4 * a + 2];
+        for (int e = 0; e < 9; ++e) col4[e] = -(b0[e] + b1[e] + b2[e]);
+        icReal *row4 = blocks[12 + a];
+        for (int k = 0; k < 3; ++k)
+            for (int i = 0; i < 3; ++i) row4[3 * k + i] = col4[3 * i + k];
+    }
+    for (int e = 0; e < 9; ++e) blocks[15][e] = -(blocks[3][e] + blocks[7][e] + blocks[11][e]);
+}
+
+void icTet_Stiffness(const icReal hessian[81], const icTetRest *rest, icReal stiffness[144]) {
+    icReal blocks[16][9];
+    icTet_StiffnessBlocks(hessian, rest, blocks);
+    for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b)
+            for (int k = 0; k < 3; ++k)
+                for (int i = 0; i < 3; ++i)
+                    stiffness[(3 * a + i) + 12 * (3 * b + k)] = blocks[4 * a + b][3 * k + i];
 }

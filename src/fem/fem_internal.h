@@ -4,6 +4,13 @@
 
 #include "isochor/fem.h"
 
+/// icFemModel_Create that optionally accepts vertices no tet uses (mass 0); the world
+/// allows them and holds them still.
+icResult icFemModel_CreateEx(icFemModel *model, int vertexCount, const icReal *restPositions,
+                             int tetCount, const int *tets, int materialCount,
+                             const icMaterial *materials, const int *tetMaterial,
+                             bool allowIsolated, icDiagnostic *diag);
+
 /// F of tet t at positions x (vertexCount x 3): Ds Q (spec 1.2).
 static inline icMat3 icFem_TetF(const icFemModel *model, const icReal *x, int t) {
     const int *tv = model->tets + 4 * t;

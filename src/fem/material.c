@@ -143,18 +143,39 @@ void icEigensystem_Compose(const icReal values[9], const icReal vectors[81], boo
     }
 }
 
+// True when the symmetric 3x3 a is positive definite (Sylvester's leading minors).
+static bool isPositiveDefinite3(const icMat3 *a) {
+    icReal a00 = a->col[0].x, a01 = a->col[1].x, a11 = a->col[1].y;
+    return a00 > 0 && a00 * a11 - a01 * a01 > 0 && icMat3_Det(*a) > 0;
+}
+
 // Projection by removing only the negative part: Hf+ = Hf - sum_{lam < 0} lam q q^T.
-// Builds only the eigenmatrices that are needed (usually none or one or two).
+// Builds only the eigenmatrices that are needed (usually one to three twists), and skips
+// the 3x3 eigen-solve of the scaling block when it is positive definite (the common case:
+// it carries the stiff volume response).
 static void removeNegative(const icSvd3 *svd, const icSingularHessian *sh, icReal h[81]) {
+    icReal q[9];
+    for (int k = 0; k < 3; ++k) {
+        if (sh->twist[k] < 0) {
+            eigenvector(svd, NULL, k, q);
+            addOuter(h, -sh->twist[k], q);
+        }
+        if (sh->flip[k] < 0) {
+            eigenvector(svd, NULL, 3 + k, q);
+            addOuter(h, -sh->flip[k], q);
+        }
+    }
+    if (isPositiveDefinite3(&sh->A)) return;
     icVec3 av;
     icMat3 aq;
-    icReal values[9], q[9];
-    singularValues(sh, &av, &aq, values);
-    for (int m = 0; m < 9; ++m)
-        if (values[m] < 0) {
-            eigenvector(svd, &aq, m, q);
-            addOuter(h, -values[m], q);
+    icMat3_SymmetricEigen(sh->A, &av, &aq);
+    for (int m = 0; m < 3; ++m) {
+        icReal value = icVec3_Get(av, m);
+        if (value < 0) {
+            eigenvector(svd, &aq, 6 + m, q);
+            addOuter(h, -value, q);
         }
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -186,9 +207,10 @@ static void projectGeneric(icReal h[81]) {
 }
 
 // Evaluation point of Neo-Hookean (clamped when asked to or when J <= 0).
-static icMat3 neoHookeanPoint(const icMaterial *m, icMat3 F, icSvd3 *svd, bool *haveSvd) {
+static icMat3 neoHookeanPoint(const icMaterial *m, icMat3 F, const icSvd3 *known, icSvd3 *svd,
+                              bool *haveSvd) {
     icMat3 fh;
-    icNeoHookean_EffectiveF(m, F, &fh, svd, haveSvd);
+    icNeoHookean_EffectiveF(m, F, known, &fh, svd, haveSvd);
     return fh;
 }
 
@@ -202,7 +224,7 @@ icReal icMaterial_Energy(const icMaterial *m, icMat3 F) {
     }
     case IC_MATERIAL_NEOHOOKEAN:
         // Without a clamp the exact model is a barrier: +inf for J <= 0.
-        if (m->clamp > 0) return icNeoHookean_Energy(m, neoHookeanPoint(m, F, NULL, NULL));
+        if (m->clamp > 0) return icNeoHookean_Energy(m, neoHookeanPoint(m, F, NULL, NULL, NULL));
         return icNeoHookean_Energy(m, F);
     case IC_MATERIAL_MM:
     case IC_MATERIAL_SNH:
@@ -219,7 +241,7 @@ icMat3 icMaterial_Stress(const icMaterial *m, icMat3 F) {
         icSvd3 svd = icMat3_Svd(F);
         return icCorotated_Stress(m, &svd);
     }
-    case IC_MATERIAL_NEOHOOKEAN: return icNeoHookean_Stress(m, neoHookeanPoint(m, F, NULL, NULL));
+    case IC_MATERIAL_NEOHOOKEAN: return icNeoHookean_Stress(m, neoHookeanPoint(m, F, NULL, NULL, NULL));
     case IC_MATERIAL_MM:
     case IC_MATERIAL_SNH:
     case IC_MATERIAL_SNH2018: return icSnh_Stress(m, F);
@@ -236,7 +258,7 @@ icMat3 icMaterial_StressDifferential(const icMaterial *m, icMat3 F, icMat3 dF) {
         return icCorotated_Differential(m, &svd, dF);
     }
     case IC_MATERIAL_NEOHOOKEAN:
-        return icNeoHookean_Differential(m, neoHookeanPoint(m, F, NULL, NULL), dF);
+        return icNeoHookean_Differential(m, neoHookeanPoint(m, F, NULL, NULL, NULL), dF);
     case IC_MATERIAL_MM:
     case IC_MATERIAL_SNH:
     case IC_MATERIAL_SNH2018: return icSnh_Differential(m, F, dF);
@@ -246,6 +268,14 @@ icMat3 icMaterial_StressDifferential(const icMaterial *m, icMat3 F, icMat3 dF) {
 
 icReal icMaterial_Evaluate(const icMaterial *m, icMat3 F, icMat3 *P, icReal hessian[81],
                            bool project) {
+    return icMaterial_EvaluateSvd(m, F, NULL, P, hessian, project);
+}
+
+// The SVD of F, from the caller when it has one (batched) or computed here.
+static icSvd3 svdOf(icMat3 F, const icSvd3 *known) { return known ? *known : icMat3_Svd(F); }
+
+icReal icMaterial_EvaluateSvd(const icMaterial *m, icMat3 F, const icSvd3 *known, icMat3 *P,
+                              icReal hessian[81], bool project) {
     icReal psi = NAN;
     icSingularHessian sh;
     switch (m->model) {
@@ -265,14 +295,14 @@ icReal icMaterial_Evaluate(const icMaterial *m, icMat3 F, icMat3 *P, icReal hess
         if (hessian) {
             hessianFromDifferential(m, F, hessian);
             if (project) {
-                icSvd3 svd = icMat3_Svd(F);
+                icSvd3 svd = svdOf(F, known);
                 icStvk_SingularHessian(m, svd.s, &sh);
                 removeNegative(&svd, &sh, hessian);
             }
         }
         break;
     case IC_MATERIAL_COROTATED: {
-        icSvd3 svd = icMat3_Svd(F);
+        icSvd3 svd = svdOf(F, known);
         psi = icCorotated_Energy(m, &svd);
         if (P) *P = icCorotated_Stress(m, &svd);
         if (hessian) {
@@ -288,13 +318,13 @@ icReal icMaterial_Evaluate(const icMaterial *m, icMat3 F, icMat3 *P, icReal hess
     case IC_MATERIAL_NEOHOOKEAN: {
         icSvd3 svd;
         bool haveSvd;
-        icMat3 fh = neoHookeanPoint(m, F, &svd, &haveSvd);
+        icMat3 fh = neoHookeanPoint(m, F, known, &svd, &haveSvd);
         psi = m->clamp > 0 ? icNeoHookean_Energy(m, fh) : icNeoHookean_Energy(m, F);
         if (P) *P = icNeoHookean_Stress(m, fh);
         if (hessian) {
             hessianFromDifferential(m, fh, hessian);
             if (project) {
-                if (!haveSvd) svd = icMat3_Svd(fh);
+                if (!haveSvd) svd = svdOf(fh, known); // not clamped: fh is F
                 icNeoHookean_SingularHessian(m, svd.s, &sh);
                 removeNegative(&svd, &sh, hessian);
             }
@@ -309,7 +339,7 @@ icReal icMaterial_Evaluate(const icMaterial *m, icMat3 F, icMat3 *P, icReal hess
         if (hessian) {
             icSnh_Hessian(m, F, hessian);
             if (project) {
-                icSvd3 svd = icMat3_Svd(F);
+                icSvd3 svd = svdOf(F, known);
                 icSnh_SingularHessian(m, svd.s, &sh);
                 removeNegative(&svd, &sh, hessian);
             }
@@ -352,7 +382,7 @@ bool icMaterial_Eigensystem(const icMaterial *m, icMat3 F, icReal values[9],
         break;
     case IC_MATERIAL_NEOHOOKEAN: {
         bool haveSvd;
-        icMat3 fh = neoHookeanPoint(m, F, &svd, &haveSvd);
+        icMat3 fh = neoHookeanPoint(m, F, NULL, &svd, &haveSvd);
         if (!haveSvd) svd = icMat3_Svd(fh);
         icNeoHookean_SingularHessian(m, svd.s, &sh);
         break;

@@ -40,11 +40,23 @@ icMat3 icNeoHookean_Differential(const icMaterial *m, icMat3 F, icMat3 dF);
 void icNeoHookean_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out);
 /// The F at which Neo-Hookean is evaluated: F itself, or U diag(max(s, clamp)) V^T when the
 /// material's clamp (or, for J <= 0, its fallback clamp) applies. Returns true when clamped;
-/// svd (may be NULL) receives the SVD of the returned F when it had to be computed.
-bool icNeoHookean_EffectiveF(const icMaterial *m, icMat3 F, icMat3 *Fh, icSvd3 *svd,
-                             bool *haveSvd);
+/// svd (may be NULL) receives the SVD of the returned F when it had to be computed. known
+/// (may be NULL) is the SVD of F if the caller has it.
+bool icNeoHookean_EffectiveF(const icMaterial *m, icMat3 F, const icSvd3 *known, icMat3 *Fh,
+                             icSvd3 *svd, bool *haveSvd);
+
+/// icMaterial_Evaluate with the SVD of F supplied (NULL: computed when needed).
+icReal icMaterial_EvaluateSvd(const icMaterial *m, icMat3 F, const icSvd3 *known, icMat3 *P,
+                              icReal hessian[81], bool project);
+/// True when evaluating this material (with or without projection) needs the SVD of F.
+static inline bool icMaterial_NeedsSvd(const icMaterial *m, bool project) {
+    if (m->model == IC_MATERIAL_COROTATED) return true;
+    if (m->model == IC_MATERIAL_NEOHOOKEAN) return project || m->clamp > 0;
+    return project && m->model != IC_MATERIAL_LINEAR;
+}
 
 // Stable Neo-Hookean family (spec 2.5, 2.6): SNH (no log), SNH2018 (log), MM (raw Lamé).
+// Energies are shifted by a constant so that Psi(I) = 0.
 icReal icSnh_Energy(const icMaterial *m, icMat3 F);
 icMat3 icSnh_Stress(const icMaterial *m, icMat3 F);
 icMat3 icSnh_Differential(const icMaterial *m, icMat3 F, icMat3 dF);

@@ -57,14 +57,14 @@ void icNeoHookean_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessi
 
 // Spec 2.4 option 1: clamp the rotation-variant singular values (which also flips a
 // negative s3) and rebuild F. Used always when m->clamp > 0, and as the fallback for J <= 0.
-bool icNeoHookean_EffectiveF(const icMaterial *m, icMat3 F, icMat3 *Fh, icSvd3 *svd,
-                             bool *haveSvd) {
+bool icNeoHookean_EffectiveF(const icMaterial *m, icMat3 F, const icSvd3 *known, icMat3 *Fh,
+                             icSvd3 *svd, bool *haveSvd) {
     *Fh = F;
     if (haveSvd) *haveSvd = false;
     icReal J = icMat3_Det(F);
     icReal clamp = m->clamp > 0 ? m->clamp : (J > 0 ? 0 : m->fallbackClamp);
     if (!(clamp > 0)) return false;
-    icSvd3 d = icMat3_Svd(F);
+    icSvd3 d = known ? *known : icMat3_Svd(F);
     bool clamped = d.s.x < clamp || d.s.y < clamp || d.s.z < clamp;
     if (clamped) {
         d.s = icVec3_Make(fmax(d.s.x, clamp), fmax(d.s.y, clamp), fmax(d.s.z, clamp));

@@ -5,12 +5,15 @@
 // Only SNH 2018 carries the -mu/2 ln(I_C + 1) term (spec 2.5).
 static bool hasLog(const icMaterial *m) { return m->model == IC_MATERIAL_SNH2018; }
 
-// Psi = mu/2 (I_C - 3) + lambda/2 (J - alpha)^2 [- mu/2 ln(I_C + 1)]
-// (spec 2.5; seed 000 section 3 for MM, where alpha is gamma = 1 + mu/lambda)
+// Psi = mu/2 (I_C - 3) + lambda/2 (J - alpha)^2 [- mu/2 ln(I_C + 1)] - Psi(I)
+// (spec 2.5; seed 000 section 3 for MM, where alpha is gamma = 1 + mu/lambda). The constant
+// Psi(I) is subtracted so that the rest energy is 0: energies then read as stored energy,
+// and sums over many tets do not carry a large offset into the line search.
 icReal icSnh_Energy(const icMaterial *m, icMat3 F) {
-    icReal ic = icMat3_NormSquared(F), d = icMat3_Det(F) - m->alpha;
-    icReal psi = 0.5 * m->mu * (ic - 3) + 0.5 * m->lambda * d * d;
-    if (hasLog(m)) psi -= 0.5 * m->mu * log(ic + 1);
+    icReal ic = icMat3_NormSquared(F), j = icMat3_Det(F);
+    // lambda/2 [(J - alpha)^2 - (1 - alpha)^2] = lambda/2 (J - 1)(J + 1 - 2 alpha)
+    icReal psi = 0.5 * m->mu * (ic - 3) + 0.5 * m->lambda * (j - 1) * (j + 1 - 2 * m->alpha);
+    if (hasLog(m)) psi -= 0.5 * m->mu * log((ic + 1) / 4);
     return psi;
 }
 
@@ -49,12 +52,18 @@ icMat3 icSnh_Differential(const icMaterial *m, icMat3 F, icMat3 dF) {
     return icMat3_Add(p, icMat3_Scale(m->lambda * (J - m->alpha), cofactorDifferential(F, dF)));
 }
 
-// Adds s * hat(w) to the 3x3 block (a, b) of the 9x9 h.
-static void addHatBlock(icReal h[81], int a, int b, icReal s, icVec3 w) {
-    // hat(w) = [0 -wz wy; wz 0 -wx; -wy wx 0]
-    icReal m[3][3] = {{0, -w.z, w.y}, {w.z, 0, -w.x}, {-w.y, w.x, 0}};
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) h[(3 * a + i) + 9 * (3 * b + j)] += s * m[i][j];
+// Adds s hat(w) to block (a, b) and -s hat(w) to block (b, a) of the 9x9 h, where
+// hat(w) = [0 -wz wy; wz 0 -wx; -wy wx 0] (its transpose is -hat(w), so h stays symmetric).
+static void addHatPair(icReal h[81], int a, int b, icReal s, icVec3 w) {
+    icReal x = s * w.x, y = s * w.y, z = s * w.z;
+    icReal *p = h + 3 * a + 9 * (3 * b); // block (a, b): rows 3a.., columns 3b..
+    p[1] += z, p[2] -= y;                // column 0: (0, z, -y)
+    p[9] -= z, p[11] += x;               // column 1: (-z, 0, x)
+    p[18] += y, p[19] -= x;              // column 2: (y, -x, 0)
+    icReal *q = h + 3 * b + 9 * (3 * a); // block (b, a) = -hat(w) scaled: the transpose
+    q[1] -= z, q[2] += y;
+    q[9] += z, q[11] -= x;
+    q[18] -= y, q[19] += x;
 }
 
 // Hf = a I9 [+ 2mu/(I_C+1)^2 vec F vec F^T] + lambda vec(cof) vec(cof)^T + lambda (J - alpha) H_J
@@ -71,12 +80,9 @@ void icSnh_Hessian(const icMaterial *m, icMat3 F, icReal h[81]) {
     // H_J blocks (spec 2.5): (1,2) = -hat(f3), (1,3) = hat(f2), (2,3) = -hat(f1), antisymmetric
     // in the block pair.
     icReal b = m->lambda * (J - m->alpha);
-    addHatBlock(h, 0, 1, -b, F.col[2]);
-    addHatBlock(h, 1, 0, b, F.col[2]);
-    addHatBlock(h, 0, 2, b, F.col[1]);
-    addHatBlock(h, 2, 0, -b, F.col[1]);
-    addHatBlock(h, 1, 2, -b, F.col[0]);
-    addHatBlock(h, 2, 1, b, F.col[0]);
+    addHatPair(h, 0, 1, -b, F.col[2]);
+    addHatPair(h, 0, 2, b, F.col[1]);
+    addHatPair(h, 1, 2, -b, F.col[0]);
 }
 
 // Closed forms of spec 3.3 (SNH 2018; SNH without log and MM with a = mu).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The FEM model: oriented tets, rest data (Q, W), materials and lumped masses.
 #include "core/core.h"
-#include "isochor/fem.h"
+#include "fem/fem_internal.h"
 
 void icFemModel_Destroy(icFemModel *model) {
     if (!model) return;
@@ -22,6 +22,14 @@ icResult icFemModel_Create(icFemModel *model, int vertexCount, const icReal *res
                            int tetCount, const int *tets, int materialCount,
                            const icMaterial *materials, const int *tetMaterial,
                            icDiagnostic *diag) {
+    return icFemModel_CreateEx(model, vertexCount, restPositions, tetCount, tets, materialCount,
+                               materials, tetMaterial, false, diag);
+}
+
+icResult icFemModel_CreateEx(icFemModel *model, int vertexCount, const icReal *restPositions,
+                             int tetCount, const int *tets, int materialCount,
+                             const icMaterial *materials, const int *tetMaterial,
+                             bool allowIsolated, icDiagnostic *diag) {
     memset(model, 0, sizeof *model);
     if (vertexCount <= 0 || tetCount <= 0 || !restPositions || !tets)
         return icDiag_Set(diag, IC_ERR_EMPTY, "", 0, "FEM model needs vertices and tets");
@@ -96,7 +104,7 @@ icResult icFemModel_Create(icFemModel *model, int vertexCount, const icReal *res
         icReal m = model->materials[mat].density * model->rest[t].W / 4;
         for (int a = 0; a < 4; ++a) model->mass[tv[a]] += m;
     }
-    if (result == IC_OK)
+    if (result == IC_OK && !allowIsolated)
         for (int v = 0; v < vertexCount; ++v)
             if (!(model->mass[v] > 0)) {
                 result = icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,

@@ -164,12 +164,17 @@ static int compareTagIndex(const void *a, const void *b) {
     return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-icResult icTagMap_Build(icTagMap *map, const long long *tags, int count, long long *duplicate) {
+icResult icTagMap_Build(icTagMap *map, const long long *tags, int count, int *duplicate) {
     memset(map, 0, sizeof *map);
     map->count = count;
     long long maxTag = -1;
-    for (int i = 0; i < count; ++i)
+    for (int i = 0; i < count; ++i) {
+        if (tags[i] < 0) {
+            if (duplicate) *duplicate = i;
+            return IC_ERR_BAD_VALUE; // readers refuse negative tags before building
+        }
         if (tags[i] > maxTag) maxTag = tags[i];
+    }
     map->maxTag = maxTag;
     // Dense when the table is at most a few times the node count (the usual case).
     if (maxTag < 4ll * count + 1024 && maxTag < INT32_MAX) {
@@ -178,7 +183,7 @@ icResult icTagMap_Build(icTagMap *map, const long long *tags, int count, long lo
         for (long long t = 0; t <= maxTag; ++t) map->dense[t] = -1;
         for (int i = 0; i < count; ++i) {
             if (map->dense[tags[i]] >= 0) {
-                if (duplicate) *duplicate = tags[i];
+                if (duplicate) *duplicate = i;
                 icTagMap_Destroy(map);
                 return IC_ERR_PARSE;
             }
@@ -201,7 +206,8 @@ icResult icTagMap_Build(icTagMap *map, const long long *tags, int count, long lo
     qsort(pairs, (size_t)count, 2 * sizeof(long long), compareTagIndex);
     for (int i = 0; i < count; ++i) {
         if (i > 0 && pairs[2 * i] == pairs[2 * i - 2]) {
-            if (duplicate) *duplicate = pairs[2 * i];
+            long long later = pairs[2 * i + 1] > pairs[2 * i - 1] ? pairs[2 * i + 1] : pairs[2 * i - 1];
+            if (duplicate) *duplicate = (int)later;
             icFree(pairs);
             icTagMap_Destroy(map);
             return IC_ERR_PARSE;
@@ -368,4 +374,25 @@ icMeshFormat icFmt_SniffMesh(const char *text, size_t size) {
     if (startsWith(p, n, "<?xml") || startsWith(p, n, "<VTKFile")) return IC_FORMAT_VTU;
     if (startsWith(p, n, "MeshVersionFormatted")) return IC_FORMAT_MEDIT;
     return IC_FORMAT_UNKNOWN;
+}
+
+int icFmt_VtkCellSize(int type) {
+    switch (type) {
+    case 1: return 1;   // vertex
+    case 3: return 2;   // line
+    case 5: return 3;   // triangle
+    case 8: return 4;   // pixel
+    case 9: return 4;   // quad
+    case 10: return 4;  // tetra
+    case 11: return 8;  // voxel
+    case 12: return 8;  // hexahedron
+    case 13: return 6;  // wedge
+    case 14: return 5;  // pyramid
+    case 21: return 3;  // quadratic edge
+    case 22: return 6;  // quadratic triangle
+    case 23: return 8;  // quadratic quad
+    case 24: return 10; // quadratic tetra
+    case 25: return 20; // quadratic hexahedron
+    default: return -1;
+    }
 }

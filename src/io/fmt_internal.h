@@ -187,9 +187,9 @@ typedef struct icTagMap {
     int *sortedIndex;      ///< (count)
 } icTagMap;
 
-/// Builds the map of tags[i] -> i. IC_ERR_PARSE (duplicate tag: *duplicate gets it) or
-/// IC_ERR_OUT_OF_MEMORY.
-icResult icTagMap_Build(icTagMap *map, const long long *tags, int count, long long *duplicate);
+/// Builds the map of tags[i] -> i. IC_ERR_PARSE for a repeated tag (*duplicate gets the index
+/// of its later occurrence) or IC_ERR_OUT_OF_MEMORY.
+icResult icTagMap_Build(icTagMap *map, const long long *tags, int count, int *duplicate);
 /// Index of tag or -1.
 int icTagMap_Find(const icTagMap *map, long long tag);
 void icTagMap_Destroy(icTagMap *map);
@@ -276,3 +276,11 @@ icResult icFmt_ReadPly(const char *path, const char *text, size_t size, icSurfac
                        icDiagnostic *diag);
 icResult icFmt_ReadStl(const char *path, const char *text, size_t size, icSurfaceBuilder *b,
                        icDiagnostic *diag);
+
+/// Points of a VTK cell type with a fixed size (VTK_TETRA 10 -> 4, ...), -1 for types of
+/// variable size (poly-vertex, polygon, ...) or unknown ones.
+int icFmt_VtkCellSize(int type);
+
+/// Reads a whole file into a NUL-terminated buffer sized by fstat (free with icFree); falls
+/// back to icReadWholeFile for files without a size.
+icResult icFmt_ReadFile(const char *path, char **text, size_t *size, icDiagnostic *diag);

@@ -112,11 +112,18 @@ icResult icText_Error(icTextCursor *c, icResult code, const char *format, ...) {
     return icDiag_Set(c->diag, code, c->path, c->line, "%s", message);
 }
 
+// A file that ends early is reported at its last line with text, not the empty line after.
+static icResult endError(icTextCursor *c, const char *format, const char *a, const char *b) {
+    const char *p = c->end;
+    while (p > c->begin && (p[-1] == '\n' || isBlank(p[-1]))) --p;
+    char message[300];
+    snprintf(message, sizeof message, format, a, b);
+    return icDiag_Set(c->diag, IC_ERR_TRUNCATED, c->path, icText_LineOf(c->begin, p), "%s", message);
+}
+
 // The common failures of reading a token: the text ended, or something else is there.
 static icResult tokenError(icTextCursor *c, const char *expected, const char *what) {
-    if (!icText_Skip(c))
-        return icText_Error(c, IC_ERR_TRUNCATED, "file ends early: expected %s (%s)", expected,
-                            what);
+    if (!icText_Skip(c)) return endError(c, "file ends early: expected %s (%s)", expected, what);
     char token[32];
     icText_Quote(c->p, c->end, token, sizeof token);
     return icText_Error(c, IC_ERR_PARSE, "expected %s (%s), found '%s'", expected, what, token);
@@ -155,8 +162,7 @@ icResult icText_IntIn(icTextCursor *c, long long lo, long long hi, long long *va
 }
 
 icResult icText_Word(icTextCursor *c, char *word, size_t size, const char *what) {
-    if (!icText_Skip(c))
-        return icText_Error(c, IC_ERR_TRUNCATED, "file ends early: expected %s", what);
+    if (!icText_Skip(c)) return endError(c, "file ends early: expected %s%s", what, "");
     size_t n = 0;
     const char *p = c->p;
     while (!isTokenEnd(c, p)) {

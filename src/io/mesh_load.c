@@ -59,7 +59,7 @@ static icResult loadParsed(const char *path, icMeshFormat format, bool strict, i
                            icDiagnostic *diag) {
     char *text;
     size_t size;
-    icResult result = icReadWholeFile(path, &text, &size, diag);
+    icResult result = icFmt_ReadFile(path, &text, &size, diag);
     if (result != IC_OK) return result;
     icReadOut out = {mesh, fields, info, NULL};
     switch (format) {

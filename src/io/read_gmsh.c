@@ -16,7 +16,8 @@ icResult icGmsh_Error(icGmshReader *r, icResult code, const char *at, const char
     va_end(args);
     if (r->binary && at)
         return icDiag_Set(r->diag, code, r->path, 0, "%s (byte %td)", message, at - r->c.begin);
-    return icDiag_Set(r->diag, code, r->path, r->c.line, "%s", message);
+    // Without a position the problem is the whole file's (no tets, no nodes).
+    return icDiag_Set(r->diag, code, r->path, at ? r->c.line : 0, "%s", message);
 }
 
 int icGmsh_NodesPerElement(int type) {
@@ -78,9 +79,11 @@ static icResult readNodes2(icGmshReader *r) {
     if ((size_t)n > left / (r->binary ? 28 : 8) + 1)
         return icGmsh_Error(r, IC_ERR_TRUNCATED, r->c.p, "file too short for %d nodes", n);
     long long *tags = IC_ALLOC(long long, n > 0 ? n : 1);
+    int *lines = r->binary ? NULL : IC_ALLOC(int, n > 0 ? n : 1);
     r->positions = IC_ALLOC(icReal, 3 * (size_t)(n > 0 ? n : 1));
-    if (!tags || !r->positions) {
+    if (!tags || !r->positions || (!r->binary && !lines)) {
         icFree(tags);
+        icFree(lines);
         return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "cannot allocate %d nodes", n);
     }
     r->nodeCount = n;
@@ -103,6 +106,7 @@ static icResult readNodes2(icGmshReader *r) {
     } else {
         for (int i = 0; i < n; ++i) {
             if ((result = icText_Int(&r->c, &tags[i], "node tag")) != IC_OK) goto done;
+            lines[i] = r->c.line;
             for (int k = 0; k < 3; ++k) {
                 double x;
                 if ((result = icText_Real(&r->c, &x, "node coordinate")) != IC_OK) goto done;
@@ -110,20 +114,22 @@ static icResult readNodes2(icGmshReader *r) {
             }
         }
     }
-    long long duplicate = 0;
+    for (int i = 0; i < n; ++i)
+        if (tags[i] < 0) {
+            if (lines) r->c.line = lines[i];
+            result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "negative node tag %lld", tags[i]);
+            goto done;
+        }
+    int duplicate = 0;
     result = icTagMap_Build(&r->tags, tags, n, &duplicate);
-    if (result == IC_ERR_PARSE)
-        result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "node tag %lld appears twice", duplicate);
-    if (result == IC_OK) {
-        for (int i = 0; i < n; ++i)
-            if (tags[i] < 0) {
-                result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "negative node tag %lld", tags[i]);
-                break;
-            }
+    if (result == IC_ERR_PARSE) {
+        if (lines) r->c.line = lines[duplicate];
+        result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "node tag %lld appears twice", tags[duplicate]);
     }
     if (result == IC_OK) result = icGmsh_ExpectEnd(r, "$EndNodes");
 done:
     icFree(tags);
+    icFree(lines);
     return result;
 }
 

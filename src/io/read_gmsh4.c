@@ -108,10 +108,13 @@ icResult icGmsh_ReadNodes4(icGmshReader *r) {
         return result;
     if ((result = checkCount(r, blockCount, 4, "node blocks")) != IC_OK) return result;
     int n = (int)nodeCount;
+    int headerLine = r->c.line;
     long long *tags = IC_ALLOC(long long, n + 1);
+    int *lines = r->binary ? NULL : IC_ALLOC(int, n + 1);
     r->positions = IC_ALLOC(icReal, 3 * (size_t)n + 3);
-    if (!tags || !r->positions) {
+    if (!tags || !r->positions || (!r->binary && !lines)) {
         icFree(tags);
+        icFree(lines);
         return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "cannot allocate %d nodes", n);
     }
     r->nodeCount = n;
@@ -152,8 +155,10 @@ icResult icGmsh_ReadNodes4(icGmshReader *r) {
             }
             r->c.p = p;
         } else {
-            for (int i = 0; i < m && result == IC_OK; ++i)
+            for (int i = 0; i < m && result == IC_OK; ++i) {
                 result = icText_Int(&r->c, &tags[filled + i], "node tag");
+                lines[filled + i] = r->c.line;
+            }
             for (int i = 0; i < m && result == IC_OK; ++i)
                 for (int k = 0; k < values && result == IC_OK; ++k) {
                     double x;
@@ -163,19 +168,24 @@ icResult icGmsh_ReadNodes4(icGmshReader *r) {
         }
         filled += m;
     }
-    if (result == IC_OK && filled != n)
+    if (result == IC_OK && filled != n) {
+        r->c.line = headerLine;
         result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "node blocks hold %d nodes, the header says %d", filled, n);
+    }
     if (result == IC_OK) {
         for (int i = 0; i < n && result == IC_OK; ++i)
             if (tags[i] < 0) result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "negative node tag %lld", tags[i]);
     }
     if (result == IC_OK) {
-        long long duplicate = 0;
+        int duplicate = 0;
         result = icTagMap_Build(&r->tags, tags, n, &duplicate);
-        if (result == IC_ERR_PARSE)
-            result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "node tag %lld appears twice", duplicate);
+        if (result == IC_ERR_PARSE) {
+            if (lines) r->c.line = lines[duplicate];
+            result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "node tag %lld appears twice", tags[duplicate]);
+        }
     }
     icFree(tags);
+    icFree(lines);
     if (result != IC_OK) return result;
     return icGmsh_ExpectEnd(r, "$EndNodes");
 }
@@ -258,6 +268,7 @@ icResult icGmsh_ReadElements4(icGmshReader *r) {
         return result;
     if ((result = checkCount(r, elementCount, 4, "elements")) != IC_OK) return result;
     if ((result = checkCount(r, blockCount, 4, "element blocks")) != IC_OK) return result;
+    int headerLine = r->c.line;
     long long total = 0;
     for (long long b = 0; b < blockCount; ++b) {
         long long dim, entity, type, inBlock;
@@ -276,8 +287,10 @@ icResult icGmsh_ReadElements4(icGmshReader *r) {
         if (result != IC_OK) return result;
         total += inBlock;
     }
-    if (total != elementCount)
+    if (total != elementCount) {
+        r->c.line = headerLine;
         return icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "element blocks hold %lld elements, the header says %lld",
                             total, elementCount);
+    }
     return icGmsh_ExpectEnd(r, "$EndElements");
 }

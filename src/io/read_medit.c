@@ -156,9 +156,10 @@ static icResult readSections(icMeditReader *r) {
         }
         if (result != IC_OK) return result;
     }
-    if (!r->positions) return icText_Error(c, IC_ERR_EMPTY, "no Vertices");
+    if (!r->positions) return icDiag_Set(r->diag, IC_ERR_EMPTY, r->path, 0, "no Vertices");
     if (r->tetCount == 0)
-        return icText_Error(c, IC_ERR_EMPTY, "no Tetrahedra (%d other elements skipped)", r->skipped);
+        return icDiag_Set(r->diag, IC_ERR_EMPTY, r->path, 0, "no Tetrahedra (%d other elements skipped)",
+                          r->skipped);
     return IC_OK;
 }
 

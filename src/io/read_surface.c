@@ -47,6 +47,7 @@ void icTriSurface_Destroy(icTriSurface *surface) {
     icFree(surface->positions);
     icFree(surface->triangles);
     icFree(surface->meshVertex);
+    icFree(surface->meshTet);
     memset(surface, 0, sizeof *surface);
 }
 
@@ -205,7 +206,7 @@ icResult icLoadSurface(const char *path, icTriSurface *surface, icDiagnostic *di
         return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, "", 0, "no surface path given");
     char *text;
     size_t size;
-    icResult result = icReadWholeFile(path, &text, &size, diag);
+    icResult result = icFmt_ReadFile(path, &text, &size, diag);
     if (result != IC_OK) return result;
     const char *ext = extensionOf(path);
     icSurfaceBuilder b;

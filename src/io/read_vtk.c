@@ -21,12 +21,23 @@ typedef struct icVtkReader {
     int pointCount;
     icReal *points;          ///< (pointCount x 3)
     int cellCount;
-    long long *cellStart;    ///< (cellCount + 1) offsets into cellIndex
-    int *cellIndex;          ///< connectivity
-    int *cellLine;           ///< (cellCount) line of each cell's first index (ASCII)
+    long long *cellStart;    ///< (cellCount + 1) offsets into cellIndex (or cellData)
+    int *cellIndex;          ///< connectivity, or NULL when cellData holds it
+    const char *cellData;    ///< BINARY classic layout: the big-endian int32 stream itself
+    int *cellLine;           ///< (cellCount) line of each cell's first index (ASCII), or NULL
     int *cellTypes;          ///< (cellCount)
     icMeshFields fields;     ///< point and cell data, cell data over all cells
 } icVtkReader;
+
+// Cell i's points: in the BINARY classic stream cellStart[i] is the position of its count,
+// elsewhere the position of its first point in cellIndex.
+static inline long long cellSize(const icVtkReader *r, int i) {
+    return r->cellStart[i + 1] - r->cellStart[i] - (r->cellData ? 1 : 0);
+}
+static inline int cellVertex(const icVtkReader *r, int i, int k) {
+    if (r->cellData) return icFmt_I32(r->cellData + 4 * (size_t)(r->cellStart[i] + 1 + k), r->swap);
+    return r->cellIndex[r->cellStart[i] + k];
+}
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
@@ -88,13 +99,21 @@ static icResult readReals(icVtkReader *r, icScalarType type, size_t count, icRea
         size_t bytes = count * (size_t)icScalar_Size(type);
         icResult result = needBytes(r, bytes, what);
         if (result != IC_OK) return result;
-        for (size_t i = 0; out && i < count; ++i) {
-            out[i] = icScalar_Get(type, r->c.p, i, r->swap);
+        const char *p = r->c.p;
+        r->c.p += bytes;
+        if (!out) return IC_OK;
+        // The common types get their own loops: a type switch per value would dominate.
+        if (type == IC_SCALAR_F64) {
+            for (size_t i = 0; i < count; ++i) out[i] = icFmt_F64(p + 8 * i, r->swap);
+        } else if (type == IC_SCALAR_F32) {
+            for (size_t i = 0; i < count; ++i) out[i] = icFmt_F32(p + 4 * i, r->swap);
+        } else {
+            for (size_t i = 0; i < count; ++i) out[i] = icScalar_Get(type, p, i, r->swap);
+        }
+        for (size_t i = 0; i < count; ++i)
             if (!isfinite(out[i]))
                 return icDiag_Set(r->diag, IC_ERR_NOT_FINITE, r->path, 0,
                                   "%s: value %zu is not finite", what, i);
-        }
-        r->c.p += bytes;
         return IC_OK;
     }
     for (size_t i = 0; i < count; ++i) {
@@ -113,8 +132,19 @@ static icResult readInts(icVtkReader *r, icScalarType type, size_t count, long l
         size_t bytes = count * (size_t)icScalar_Size(type);
         icResult result = needBytes(r, bytes, what);
         if (result != IC_OK) return result;
+        const char *p = r->c.p;
         bool ok = true;
-        for (size_t i = 0; i < count; ++i) out[i] = icScalar_GetInt(type, r->c.p, i, r->swap, &ok);
+        if (type == IC_SCALAR_I32) {
+            for (size_t i = 0; i < count; ++i) out[i] = icFmt_I32(p + 4 * i, r->swap);
+        } else if (type == IC_SCALAR_I64) {
+            for (size_t i = 0; i < count; ++i) {
+                int64_t v = (int64_t)icFmt_U64(p + 8 * i, r->swap);
+                ok &= v < (1ll << 62) && v > -(1ll << 62);
+                out[i] = v;
+            }
+        } else {
+            for (size_t i = 0; i < count; ++i) out[i] = icScalar_GetInt(type, p, i, r->swap, &ok);
+        }
         if (!ok) return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, 0, "%s: value out of range", what);
         if (lines) memset(lines, 0, sizeof(int) * count);
         r->c.p += bytes;
@@ -160,22 +190,31 @@ static icResult checkIndex(icVtkReader *r, long long index, int line) {
     return IC_OK;
 }
 
-// Classic layout: CELLS n size, then per cell "npts i0 i1 ...".
+// Classic layout: CELLS n size, then per cell "npts i0 i1 ...". BINARY data is walked in
+// place (big-endian int32); ASCII values are parsed first, with their lines.
 static icResult readCellsClassic(icVtkReader *r, long long n, long long size) {
     startData(r);
     r->cellCount = (int)n;
     r->cellStart = IC_ALLOC(long long, n + 1);
-    r->cellIndex = IC_ALLOC(int, size + 1);
-    r->cellLine = IC_ALLOC(int, n + 1);
-    long long *values = IC_ALLOC(long long, size + 1);
+    // BINARY connectivity stays in the file buffer: validated here, read again when the tets
+    // are built, never copied.
+    r->cellIndex = r->binary ? NULL : IC_ALLOC(int, size + 1);
+    r->cellLine = r->binary ? NULL : IC_ALLOC(int, n + 1);
+    long long *values = r->binary ? NULL : IC_ALLOC(long long, size + 1);
     int *lines = r->binary ? NULL : IC_ALLOC(int, size + 1);
+    const char *base = r->c.p;
     icResult result = IC_OK;
-    if (!r->cellStart || !r->cellIndex || !r->cellLine || !values || (!r->binary && !lines)) {
+    if (!r->cellStart || (!r->binary && (!r->cellIndex || !r->cellLine || !values || !lines))) {
         result = icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "out of memory");
         goto done;
     }
-    if ((result = readInts(r, IC_SCALAR_I32, (size_t)size, values, lines, "cell connectivity")) != IC_OK)
+    if (r->binary) {
+        if ((result = needBytes(r, 4 * (size_t)size, "cell connectivity")) != IC_OK) goto done;
+        r->c.p += 4 * (size_t)size;
+    } else if ((result = readInts(r, IC_SCALAR_I32, (size_t)size, values, lines, "cell connectivity")) != IC_OK) {
         goto done;
+    }
+#define IC_CELL_VALUE(i) (values ? values[i] : (long long)icFmt_I32(base + 4 * (size_t)(i), r->swap))
     long long at = 0, conn = 0;
     for (int i = 0; i < n; ++i) {
         int line = lines ? lines[at < size ? at : size - 1] : 0;
@@ -184,22 +223,38 @@ static icResult readCellsClassic(icVtkReader *r, long long n, long long size) {
                                 "CELLS size %lld is too small for %lld cells", size, n);
             goto done;
         }
-        long long count = values[at];
+        long long count = IC_CELL_VALUE(at);
         if (count < 0 || count > size - at - 1) {
             result = icDiag_Set(r->diag, IC_ERR_PARSE, r->path, line,
                                 "cell %d has %lld points, more than CELLS size allows", i, count);
             goto done;
         }
-        r->cellStart[i] = conn;
-        r->cellLine[i] = line;
-        for (long long k = 0; k < count; ++k) {
-            long long index = values[at + 1 + k];
-            if ((result = checkIndex(r, index, lines ? lines[at + 1 + k] : 0)) != IC_OK) goto done;
-            r->cellIndex[conn++] = (int)index;
+        if (r->binary) {
+            r->cellStart[i] = at;
+            for (long long k = 0; k < count; ++k) {
+                int32_t index = icFmt_I32(base + 4 * (size_t)(at + 1 + k), r->swap);
+                if (index < 0 || index >= r->pointCount) {
+                    result = checkIndex(r, index, 0);
+                    goto done;
+                }
+            }
+        } else {
+            r->cellStart[i] = conn;
+            r->cellLine[i] = line;
+            for (long long k = 0; k < count; ++k) {
+                long long index = values[at + 1 + k];
+                if (index < 0 || index >= r->pointCount) {
+                    result = checkIndex(r, index, lines[at + 1 + k]);
+                    goto done;
+                }
+                r->cellIndex[conn++] = (int)index;
+            }
         }
         at += 1 + count;
     }
-    r->cellStart[n] = conn;
+#undef IC_CELL_VALUE
+    r->cellStart[n] = r->binary ? at : conn;
+    if (r->binary) r->cellData = base;
     if (at != size)
         result = icDiag_Set(r->diag, IC_ERR_PARSE, r->path, r->binary ? 0 : r->c.line,
                             "CELLS size is %lld but the cells use %lld values", size, at);
@@ -216,12 +271,12 @@ static icResult readCellsModern(icVtkReader *r, long long offsetCount, long long
     r->cellCount = (int)n;
     r->cellStart = IC_ALLOC(long long, n + 1);
     r->cellIndex = IC_ALLOC(int, connCount + 1);
-    r->cellLine = IC_ALLOC(int, n + 1);
+    r->cellLine = r->binary ? NULL : IC_ALLOC(int, n + 1);
     long long *values = IC_ALLOC(long long, connCount + 1);
     int *lines = r->binary ? NULL : IC_ALLOC(int, connCount + 1);
     icResult result = IC_OK;
     icScalarType type;
-    if (!r->cellStart || !r->cellIndex || !r->cellLine || !values || (!r->binary && !lines)) {
+    if (!r->cellStart || !r->cellIndex || !values || (!r->binary && (!lines || !r->cellLine))) {
         result = icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "out of memory");
         goto done;
     }
@@ -254,8 +309,7 @@ static icResult readCellsModern(icVtkReader *r, long long offsetCount, long long
         if ((result = checkIndex(r, values[k], lines ? lines[k] : 0)) != IC_OK) goto done;
         r->cellIndex[k] = (int)values[k];
     }
-    for (int i = 0; i < n; ++i)
-        r->cellLine[i] = lines && r->cellStart[i] < connCount ? lines[r->cellStart[i]] : 0;
+    for (int i = 0; lines && i < n; ++i) r->cellLine[i] = r->cellStart[i] < connCount ? lines[r->cellStart[i]] : 0;
 done:
     icFree(values);
     icFree(lines);
@@ -279,15 +333,22 @@ static icResult readCellTypes(icVtkReader *r) {
     if (!r->cellStart) return vtkError(r, IC_ERR_PARSE, "%s", "CELL_TYPES before CELLS");
     if (n != r->cellCount)
         return vtkError(r, IC_ERR_PARSE, "%s", "CELL_TYPES count differs from the CELLS count");
-    long long *values = IC_ALLOC(long long, n + 1);
+    long long *values = r->binary ? NULL : IC_ALLOC(long long, n + 1);
     r->cellTypes = IC_ALLOC(int, n + 1);
-    if (!values || !r->cellTypes) {
+    if ((!r->binary && !values) || !r->cellTypes) {
         icFree(values);
         return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "out of memory");
     }
     startData(r);
-    result = readInts(r, IC_SCALAR_I32, (size_t)n, values, NULL, "cell types");
-    for (int i = 0; result == IC_OK && i < n; ++i) r->cellTypes[i] = (int)values[i];
+    if (r->binary) {
+        if ((result = needBytes(r, 4 * (size_t)n, "cell types")) == IC_OK) {
+            for (int i = 0; i < n; ++i) r->cellTypes[i] = icFmt_I32(r->c.p + 4 * (size_t)i, r->swap);
+            r->c.p += 4 * (size_t)n;
+        }
+    } else {
+        result = readInts(r, IC_SCALAR_I32, (size_t)n, values, NULL, "cell types");
+        for (int i = 0; result == IC_OK && i < n; ++i) r->cellTypes[i] = (int)values[i];
+    }
     icFree(values);
     return result;
 }
@@ -496,16 +557,18 @@ static icResult buildMesh(icVtkReader *r, icReadOut *out) {
     bool *keep = IC_ALLOC_ZERO(bool, r->cellCount + 1);
     if (!keep) return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "out of memory");
     for (int i = 0; i < r->cellCount; ++i) {
-        long long size = r->cellStart[i + 1] - r->cellStart[i];
+        long long size = cellSize(r, i);
         int type = r->cellTypes[i];
-        if ((type == 10 && size == 4) || (type == 24 && size == 10)) {
+        int expected = icFmt_VtkCellSize(type);
+        if (expected >= 0 && size != expected) {
+            icFree(keep);
+            return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, r->cellLine ? r->cellLine[i] : 0,
+                              "cell %d of type %d has %lld points (expected %d)", i, type, size, expected);
+        }
+        if (type == 10 || type == 24) {
             keep[i] = true;
             ++tetCount;
             if (type == 24) ++out->info->quadraticTets;
-        } else if (type == 10 || type == 24) {
-            icFree(keep);
-            return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, r->cellLine[i],
-                              "cell %d of type %d has %lld points", i, type, size);
         } else {
             ++out->info->skippedElements;
         }
@@ -526,7 +589,7 @@ static icResult buildMesh(icVtkReader *r, icReadOut *out) {
         for (int i = 0; i < r->cellCount; ++i) {
             if (!keep[i]) continue;
             int *tet = out->mesh->tets + 4 * (size_t)t;
-            for (int k = 0; k < 4; ++k) tet[k] = r->cellIndex[r->cellStart[i] + k];
+            for (int k = 0; k < 4; ++k) tet[k] = cellVertex(r, i, k);
             icFmt_SwapHandedness(tet);
             if (lines) lines[t] = r->cellLine[i];
             ++t;

@@ -271,8 +271,13 @@ static bool readHeaderWord(icVtuReader *r, icByteSource *s, uint64_t *value) {
     return true;
 }
 
-// The raw bytes of a binary or appended array: bytes = count * element size, file order.
-static icResult loadBytes(icVtuReader *r, const icVtuArray *a, size_t bytes, uint8_t *out) {
+// The raw bytes of a binary or appended array (bytes = count * element size, file order):
+// *data points into the file for uncompressed raw appended data, else into *owned, which
+// this allocates (free it with icFree).
+static icResult loadBytes(icVtuReader *r, const icVtuArray *a, size_t bytes, uint8_t **owned,
+                          const uint8_t **data) {
+    *owned = NULL;
+    *data = NULL;
     icByteSource s;
     memset(&s, 0, sizeof s);
     if (a->encoding == IC_VTU_BINARY) {
@@ -296,6 +301,18 @@ static icResult loadBytes(icVtuReader *r, const icVtuArray *a, size_t bytes, uin
         if (size != bytes)
             return vtuError(r, IC_ERR_PARSE, a->tagAt, "DataArray '%s' holds %llu bytes, expected %zu",
                             a->name, (unsigned long long)size, bytes);
+        if (!s.base64) {
+            // Raw data is used where it lies in the file.
+            if ((size_t)(s.end - s.p) < bytes) return sourceError(r, a, &s, "its values");
+            *data = (const uint8_t *)s.p;
+            return IC_OK;
+        }
+    }
+    uint8_t *out = IC_ALLOC(uint8_t, bytes + 1);
+    if (!out) return vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    *owned = out;
+    *data = out;
+    if (!r->compressed) {
         if (!sourceRead(&s, out, bytes)) return sourceError(r, a, &s, "its values");
         return IC_OK;
     }
@@ -372,12 +389,14 @@ static icResult loadValues(icVtuReader *r, const icVtuArray *a, size_t count, ic
         return IC_OK;
     }
     size_t size = (size_t)icScalar_Size(a->type);
-    uint8_t *bytes = IC_ALLOC(uint8_t, count * size + 1);
-    if (!bytes) return vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
-    icResult result = loadBytes(r, a, count * size, bytes);
+    uint8_t *owned;
+    const uint8_t *bytes;
+    icResult result = loadBytes(r, a, count * size, &owned, &bytes);
     if (result == IC_OK && reals) {
-        if (a->type == IC_SCALAR_F64 && !r->swap) {
-            memcpy(reals, bytes, count * 8);
+        if (a->type == IC_SCALAR_F64) {
+            for (size_t i = 0; i < count; ++i) reals[i] = icFmt_F64(bytes + 8 * i, r->swap);
+        } else if (a->type == IC_SCALAR_F32) {
+            for (size_t i = 0; i < count; ++i) reals[i] = icFmt_F32(bytes + 4 * i, r->swap);
         } else {
             for (size_t i = 0; i < count; ++i) reals[i] = icScalar_Get(a->type, bytes, i, r->swap);
         }
@@ -389,14 +408,63 @@ static icResult loadValues(icVtuReader *r, const icVtuArray *a, size_t count, ic
             }
     } else if (result == IC_OK) {
         bool ok = true;
-        if (a->type == IC_SCALAR_I64 && !r->swap) {
-            memcpy(ints, bytes, count * 8);
-        } else {
-            for (size_t i = 0; i < count; ++i) ints[i] = icScalar_GetInt(a->type, bytes, i, r->swap, &ok);
-        }
+        for (size_t i = 0; i < count; ++i) ints[i] = icScalar_GetInt(a->type, bytes, i, r->swap, &ok);
         if (!ok) result = vtuError(r, IC_ERR_PARSE, a->tagAt, "DataArray '%s': value out of range", a->name);
     }
-    icFree(bytes);
+    icFree(owned);
+    return result;
+}
+
+// Connectivity straight into ints, each checked against the point count (the largest array,
+// so it skips the 64-bit staging copy).
+static icResult loadIndices(icVtuReader *r, const icVtuArray *a, size_t count, int *out, int *lines,
+                            long long pointCount) {
+    if (a->encoding == IC_VTU_ASCII) {
+        long long *values = IC_ALLOC(long long, count + 1);
+        if (!values) return vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+        icResult result = loadValues(r, a, count, NULL, values, lines);
+        for (size_t k = 0; result == IC_OK && k < count; ++k) {
+            if (values[k] < 0 || values[k] >= pointCount)
+                result = icDiag_Set(r->diag, IC_ERR_INDEX_OUT_OF_RANGE, r->path, lines[k],
+                                    "connectivity refers to point %lld but there are %lld points", values[k],
+                                    pointCount);
+            out[k] = (int)values[k];
+        }
+        icFree(values);
+        return result;
+    }
+    size_t size = (size_t)icScalar_Size(a->type);
+    uint8_t *owned;
+    const uint8_t *bytes;
+    icResult result = loadBytes(r, a, count * size, &owned, &bytes);
+    if (result != IC_OK) return result;
+    bool ok = true;
+    size_t bad = count;
+    if (a->type == IC_SCALAR_I64) {
+        for (size_t k = 0; k < count; ++k) {
+            int64_t v = (int64_t)icFmt_U64(bytes + 8 * k, r->swap);
+            if ((uint64_t)v >= (uint64_t)pointCount && bad == count) bad = k;
+            out[k] = (int)v;
+        }
+    } else if (a->type == IC_SCALAR_I32) {
+        for (size_t k = 0; k < count; ++k) {
+            int32_t v = icFmt_I32(bytes + 4 * k, r->swap);
+            if ((uint64_t)(int64_t)v >= (uint64_t)pointCount && bad == count) bad = k;
+            out[k] = v;
+        }
+    } else {
+        for (size_t k = 0; k < count; ++k) {
+            long long v = icScalar_GetInt(a->type, bytes, k, r->swap, &ok);
+            if ((v < 0 || v >= pointCount) && bad == count) bad = k;
+            out[k] = (int)v;
+        }
+    }
+    if (bad < count) {
+        long long v = icScalar_GetInt(a->type, bytes, bad, r->swap, &ok);
+        result = vtuError(r, IC_ERR_INDEX_OUT_OF_RANGE, a->tagAt,
+                          "connectivity refers to point %lld but there are %lld points", v, pointCount);
+    }
+    icFree(owned);
     return result;
 }
 
@@ -405,14 +473,13 @@ static icResult loadValues(icVtuReader *r, const icVtuArray *a, size_t count, ic
 static icResult buildMesh(icVtuReader *r, icReadOut *out) {
     const size_t n = (size_t)r->pointCount, m = (size_t)r->cellCount;
     icResult result = IC_OK;
-    icReal *points = IC_ALLOC(icReal, 3 * n + 3);
     long long *offsets = IC_ALLOC(long long, m + 1);
     long long *types = IC_ALLOC(long long, m + 1);
-    long long *conn = NULL;
+    int *conn = NULL;
     int *connLines = NULL, *tetLines = NULL, *regions = NULL;
     bool *keep = IC_ALLOC_ZERO(bool, m + 1);
     icMeshFields fields = {0, NULL};
-    if (!points || !offsets || !types || !keep) {
+    if (!offsets || !types || !keep) {
         result = vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
         goto done;
     }
@@ -420,7 +487,6 @@ static icResult buildMesh(icVtuReader *r, icReadOut *out) {
         result = vtuError(r, IC_ERR_PARSE, r->points.tagAt, "Points must have 3 components");
         goto done;
     }
-    if ((result = loadValues(r, &r->points, 3 * n, points, NULL, NULL)) != IC_OK) goto done;
     if ((result = loadValues(r, &r->offsets, m, NULL, offsets, NULL)) != IC_OK) goto done;
     if ((result = loadValues(r, &r->types, m, NULL, types, NULL)) != IC_OK) goto done;
     long long connCount = m ? offsets[m - 1] : 0;
@@ -429,32 +495,27 @@ static icResult buildMesh(icVtuReader *r, icReadOut *out) {
             result = vtuError(r, IC_ERR_PARSE, r->offsets.tagAt, "offsets must not decrease (cell %zu)", i);
             goto done;
         }
-    conn = IC_ALLOC(long long, connCount + 1);
+    conn = IC_ALLOC(int, connCount + 1);
     connLines = r->connectivity.encoding == IC_VTU_ASCII ? IC_ALLOC(int, connCount + 1) : NULL;
     if (!conn || (r->connectivity.encoding == IC_VTU_ASCII && !connLines)) {
         result = vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
         goto done;
     }
-    if ((result = loadValues(r, &r->connectivity, (size_t)connCount, NULL, conn, connLines)) != IC_OK)
+    if ((result = loadIndices(r, &r->connectivity, (size_t)connCount, conn, connLines, (long long)n)) != IC_OK)
         goto done;
-    for (long long k = 0; k < connCount; ++k)
-        if (conn[k] < 0 || conn[k] >= (long long)n) {
-            result = icDiag_Set(r->diag, IC_ERR_INDEX_OUT_OF_RANGE, r->path,
-                                connLines ? connLines[k] : icText_LineOf(r->text, r->connectivity.tagAt),
-                                "connectivity refers to point %lld but there are %zu points", conn[k], n);
-            goto done;
-        }
     size_t tetCount = 0;
     for (size_t i = 0; i < m; ++i) {
         long long start = i ? offsets[i - 1] : 0, size = offsets[i] - start;
-        if ((types[i] == 10 && size == 4) || (types[i] == 24 && size == 10)) {
+        int expected = types[i] >= 0 && types[i] < 256 ? icFmt_VtkCellSize((int)types[i]) : -1;
+        if (expected >= 0 && size != expected) {
+            result = vtuError(r, IC_ERR_PARSE, r->types.tagAt, "cell %zu of type %lld has %lld points (expected %d)",
+                              i, types[i], size, expected);
+            goto done;
+        }
+        if (types[i] == 10 || types[i] == 24) {
             keep[i] = true;
             ++tetCount;
             if (types[i] == 24) ++out->info->quadraticTets;
-        } else if (types[i] == 10 || types[i] == 24) {
-            result = vtuError(r, IC_ERR_PARSE, r->types.tagAt, "cell %zu of type %lld has %lld points", i,
-                              types[i], size);
-            goto done;
         } else {
             ++out->info->skippedElements;
         }
@@ -485,7 +546,7 @@ static icResult buildMesh(icVtuReader *r, icReadOut *out) {
     icFmt_FilterCellFields(&fields, keep, (int)m);
 
     if ((result = icTetMesh_Create(out->mesh, (int)n, (int)tetCount)) != IC_OK) goto done;
-    memcpy(out->mesh->positions, points, sizeof(icReal) * 3 * n);
+    if ((result = loadValues(r, &r->points, 3 * n, out->mesh->positions, NULL, NULL)) != IC_OK) goto done;
     tetLines = connLines ? IC_ALLOC(int, tetCount) : NULL;
     regions = IC_ALLOC_ZERO(int, tetCount);
     if ((connLines && !tetLines) || !regions) {
@@ -497,7 +558,7 @@ static icResult buildMesh(icVtuReader *r, icReadOut *out) {
         if (!keep[i]) continue;
         long long start = i ? offsets[i - 1] : 0;
         int *tet = out->mesh->tets + 4 * t;
-        for (int k = 0; k < 4; ++k) tet[k] = (int)conn[start + k];
+        for (int k = 0; k < 4; ++k) tet[k] = conn[start + k];
         icFmt_SwapHandedness(tet);
         if (tetLines) tetLines[t] = connLines[start];
         ++t;
@@ -519,7 +580,6 @@ static icResult buildMesh(icVtuReader *r, icReadOut *out) {
     }
 done:
     icMeshFields_Destroy(&fields);
-    icFree(points);
     icFree(offsets);
     icFree(types);
     icFree(conn);

@@ -50,8 +50,9 @@
 //        "split": 6}                                  0 < minor_radius < major_radius
 //       {"generate": "crazy_cube", "size": 1, "tets": 40000, "seed": 1}
 //       {"file": "meshes/bunny.ele", "strict": false}
-//           TetGen .ele/.node or basename, relative to the scene file's folder (absolute
-//           paths allowed); strict refuses partly inverted meshes. Load errors keep the
+//           any file icLoadMesh reads (TetGen .ele/.node or basename, ...), relative to the
+//           scene file's folder (absolute paths allowed; for icScene_LoadString, relative
+//           to its baseDir); strict refuses partly inverted meshes. Load errors keep the
 //           mesh file's name and line.
 //     "material": {
 //       "model": "mm",                                "mm" | "linear" | "stvk" | "corotated"
@@ -65,11 +66,13 @@
 //     },
 //     "translate": [0, 0, 0],                         m, added to the mesh positions
 //     "velocity": [0, 0, 0],                          m/s, initial velocity
-//     "scramble": {"normal": [0, 1, 0], "seed": 1},   at the start of the run, flatten the
-//                                                     body onto the plane through its
+//     "scramble": {"normal": [0, 1, 0], "seed": 1},   at the start of the first run, flatten
+//                                                     the body onto the plane through its
 //                                                     centroid with this normal and place
-//                                                     the vertices at random (seeded) within
-//                                                     its extent in that plane
+//                                                     the vertices at random (seeded, integer
+//                                                     in [0, 2^53]) within its extent in that
+//                                                     plane. Pins are made at load time, so
+//                                                     they hold the unscrambled positions.
 //     "pin": [{                                       pins, in order
 //       "box": {"min": [x, y, z], "max": [x, y, z]},  required; world coordinates after
 //                                                     "translate"; min <= max; must catch at

@@ -66,30 +66,34 @@ static icResult writeFrame(icRunOutput *o, icWorld *world, int frame, icDiagnost
     return icWritePvd(o->pvdPath, o->fileCount, o->files, o->times, diag);
 }
 
+// Prepares frame output (folder, buffers, frame list) when write is set; the J buffer
+// always, for the final figures.
 static icResult openOutput(icRunOutput *o, const icScene *scene, const char *dir, int frames,
-                           int every, bool makeDir, icDiagnostic *diag) {
-    if (strlen(dir) >= sizeof o->dir)
+                           int every, bool write, icDiagnostic *diag) {
+    if (write && strlen(dir) >= sizeof o->dir)
         return icDiag_Set(diag, IC_ERR_IO, dir, 0, "output path is too long");
     snprintf(o->dir, sizeof o->dir, "%s", dir);
     char stem[256];
     icPath_Stem(scene->path[0] ? scene->path : "scene", stem, sizeof stem);
     snprintf(o->pvdPath, sizeof o->pvdPath, "%s/%s.pvd", dir, stem[0] ? stem : "scene");
-    if (makeDir) {
+    if (write) {
         icResult r = icMakeDirectories(dir, diag);
         if (r != IC_OK) return r;
     }
 
     int nv = o->vertexCount, nt = o->tetCount;
+    o->J = IC_ALLOC(icReal, (size_t)nt + 1);
+    if (!o->J) return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, dir, 0, "cannot allocate J");
+    if (!write) return IC_OK;
+
     o->fileCapacity = frames / every + 2;
     o->displacement = IC_ALLOC(icReal, 3 * (size_t)nv + 1);
-    o->J = IC_ALLOC(icReal, (size_t)nt + 1);
     o->pressure = IC_ALLOC(icReal, (size_t)nt + 1);
     o->stressNorm = IC_ALLOC(icReal, (size_t)nt + 1);
     o->names = IC_ALLOC_ZERO(char, 32 * (size_t)o->fileCapacity);
     o->files = IC_ALLOC_ZERO(const char *, o->fileCapacity);
     o->times = IC_ALLOC(icReal, o->fileCapacity);
-    if (!o->displacement || !o->J || !o->pressure || !o->stressNorm || !o->names || !o->files ||
-        !o->times)
+    if (!o->displacement || !o->pressure || !o->stressNorm || !o->names || !o->files || !o->times)
         return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, dir, 0, "cannot allocate output buffers");
     return IC_OK;
 }
@@ -148,7 +152,6 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
     out.tetCount = icWorld_GetTetCount(world);
     summary->vertices = out.vertexCount;
     summary->tets = out.tetCount;
-    // The buffers serve the final figures too, so they exist even without output.
     icResult result = openOutput(&out, scene, opt.outputDir ? opt.outputDir : scene->outputDir,
                                  frames, every, write, diag);
     if (result == IC_OK && write) result = writeFrame(&out, world, 0, diag);

@@ -141,7 +141,7 @@ icResult icSaveGmsh(const char *path, const icTetMesh *mesh, bool binary, icDiag
     uint64_t record[5 * 256];
     for (int t = 0; t < m;) {
         int end = t + 1;
-        while (end < m && mesh->regions && mesh->regions[end] == mesh->regions[t]) ++end;
+        while (end < m && (!mesh->regions || mesh->regions[end] == mesh->regions[t])) ++end;
         int entity = mesh->regions ? entityOf(ids, entities, mesh->regions[t]) : 1;
         if (binary) {
             writeI32(fp, 3);

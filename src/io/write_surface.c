@@ -10,12 +10,14 @@ icResult icTriSurface_FromTetMesh(icTriSurface *surface, const icTetMesh *mesh,
                                   const icReal *positions) {
     memset(surface, 0, sizeof *surface);
     if (!positions) positions = mesh->positions;
-    int *triangles = NULL, triangleCount = 0;
-    icResult result = icTetMesh_ExtractSurface(mesh, &triangles, &triangleCount, NULL);
+    int *triangles = NULL, *faceTets = NULL, triangleCount = 0;
+    icResult result = icTetMesh_ExtractSurface(mesh, &triangles, &triangleCount, &faceTets);
     if (result != IC_OK) return result;
+    surface->meshTet = faceTets;
     int *map = IC_ALLOC(int, mesh->vertexCount);
     if (!map) {
         icFree(triangles);
+        icTriSurface_Destroy(surface);
         return IC_ERR_OUT_OF_MEMORY;
     }
     for (int v = 0; v < mesh->vertexCount; ++v) map[v] = -1;

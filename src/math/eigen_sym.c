@@ -9,14 +9,18 @@
 #define IC_JACOBI_TOLERANCE 1e-15
 
 // Rotation that annihilates a_pq of a symmetric matrix: returns (c, s) with t = s / c the
-// smaller root of t^2 + 2 theta t - 1 = 0, theta = (a_qq - a_pp) / (2 a_pq).
+// smaller root of t^2 + 2 theta t - 1 = 0, theta = (a_qq - a_pp) / (2 a_pq). With
+// d = a_qq - a_pp, g = 2 a_pq, h = sqrt(d^2 + g^2): t = sgn(d) g/(h + |d|), and
+// w = sqrt(2h(h + |d|)) gives c = (h + |d|)/w, s = sgn(d) g/w: two square roots and one
+// division in the dependency chain instead of five long operations.
 static void jacobiRotation(icReal app, icReal aqq, icReal apq, icReal *c, icReal *s, icReal *t) {
-    icReal theta = (aqq - app) / (2 * apq);
-    icReal tt = fabs(theta) > 1e150 ? 0.5 / theta
-                                    : copysign(1.0, theta) / (fabs(theta) + sqrt(theta * theta + 1));
-    *t = tt;
-    *c = 1 / sqrt(tt * tt + 1);
-    *s = tt * *c;
+    icReal d = aqq - app, g = 2 * apq;
+    icReal h = sqrt(d * d + g * g), hd = h + fabs(d);
+    icReal sg = d >= 0 ? g : -g;
+    icReal inv = 1 / sqrt(2 * h * hd);
+    *c = hd * inv;
+    *s = sg * inv;
+    *t = sg / hd;
 }
 
 int icSymmetricEigen(int n, const icReal *a, icReal *values, icReal *vectors, int maxSweeps) {
@@ -97,7 +101,8 @@ void icMat3_SymmetricEigen(icMat3 a, icVec3 *values, icMat3 *vectors) {
         for (int k = 0; k < 3; ++k) {
             int p = pairs[k][0], r = pairs[k][1], o = pairs[k][2];
             icReal apq = m[p][r];
-            if (apq == 0) continue;
+            // Rotations below rounding of the diagonal change nothing: skip them.
+            if (fabs(apq) <= 1e-17 * (fabs(m[p][p]) + fabs(m[r][r])) || apq == 0) continue;
             icReal c, s, t;
             jacobiRotation(m[p][p], m[r][r], apq, &c, &s, &t);
             m[p][p] -= t * apq;

@@ -40,6 +40,34 @@ static void swapColumns(icVec3 *b, icVec3 *v, int p, int q) {
     v[q] = icVec3_Neg(t);
 }
 
+// One Jacobi rotation of columns p, q of B (and V) that makes b_p . b_q = 0. Returns the
+// squared cosine of the angle between the columns before the rotation, 0 when they were
+// already orthogonal to the tolerance (no rotation).
+static inline icReal rotatePair(icVec3 *bp, icVec3 *bq, icVec3 *vp, icVec3 *vq) {
+    icReal alpha = icVec3_Dot(*bp, *bp), beta = icVec3_Dot(*bq, *bq);
+    icReal gamma = icVec3_Dot(*bp, *bq);
+    icReal ab = alpha * beta;
+    if (gamma * gamma <= IC_SVD_TOLERANCE * IC_SVD_TOLERANCE * ab) return 0;
+    // The rotation with tan = t, t the smaller root of t^2 + 2 zeta t - 1 = 0,
+    // zeta = (beta - alpha)/(2 gamma). With d = beta - alpha, g = 2 gamma and
+    // h = sqrt(d^2 + g^2): t = sgn(d) g/(h + |d|), and w = sqrt(2h(h + |d|)) gives
+    // c = (h + |d|)/w, s = sgn(d) g/w exactly (c^2 + s^2 = 1) with two square roots and one
+    // division in the dependency chain, and no cancellation.
+    icReal d = beta - alpha, g = 2 * gamma;
+    icReal h = sqrt(d * d + g * g), hd = h + fabs(d);
+    icReal inv = 1 / sqrt(2 * h * hd);
+    icReal c = hd * inv, s = (d >= 0 ? g : -g) * inv;
+    icVec3 p = *bp, q = *bq;
+    *bp = icVec3_Sub(icVec3_Scale(c, p), icVec3_Scale(s, q));
+    *bq = icVec3_Add(icVec3_Scale(s, p), icVec3_Scale(c, q));
+    p = *vp, q = *vq;
+    *vp = icVec3_Sub(icVec3_Scale(c, p), icVec3_Scale(s, q));
+    *vq = icVec3_Add(icVec3_Scale(s, p), icVec3_Scale(c, q));
+    return ab > 0 ? gamma * gamma / ab : 1;
+}
+
+static icSvd3 finishSvd(icVec3 b[3], icVec3 v[3], icReal scale);
+
 // One-sided (Hestenes) Jacobi: right-multiply B = A by rotations until its columns are
 // mutually orthogonal; then B = U diag(s) and V is the product of the rotations. Unlike
 // Jacobi on A^T A (McAdams et al.), the column inner products are recomputed from B, so a
@@ -62,29 +90,24 @@ icSvd3 icMat3_Svd(icMat3 a) {
     icVec3 b[3] = {icVec3_Scale(inv, a.col[0]), icVec3_Scale(inv, a.col[1]),
                    icVec3_Scale(inv, a.col[2])};
     icVec3 v[3] = {icVec3_Make(1, 0, 0), icVec3_Make(0, 1, 0), icVec3_Make(0, 0, 1)};
-    static const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    // Cyclic sweeps over the pairs (0,1), (0,2), (1,2), written out so that the columns stay
+    // in registers.
+    // Convergence is quadratic: after a sweep whose rotations all started from cosines
+    // below 1e-8 the columns are orthogonal to rounding, so no checking sweep is needed.
     for (int sweep = 0; sweep < IC_SVD_MAX_SWEEPS; ++sweep) {
-        bool rotated = false;
-        for (int k = 0; k < 3; ++k) {
-            int p = pairs[k][0], q = pairs[k][1];
-            icReal alpha = icVec3_Dot(b[p], b[p]), beta = icVec3_Dot(b[q], b[q]);
-            icReal gamma = icVec3_Dot(b[p], b[q]);
-            if (fabs(gamma) <= IC_SVD_TOLERANCE * sqrt(alpha * beta)) continue;
-            rotated = true;
-            // Rotation angle with tan t solving t^2 + 2 zeta t - 1 = 0 (smaller root).
-            icReal zeta = (beta - alpha) / (2 * gamma);
-            icReal t = fabs(zeta) > 1e150 ? 0.5 / zeta
-                                         : copysign(1.0, zeta) / (fabs(zeta) + sqrt(1 + zeta * zeta));
-            icReal c = 1 / sqrt(1 + t * t), s = c * t;
-            icVec3 bp = b[p], vp = v[p];
-            b[p] = icVec3_Sub(icVec3_Scale(c, bp), icVec3_Scale(s, b[q]));
-            b[q] = icVec3_Add(icVec3_Scale(s, bp), icVec3_Scale(c, b[q]));
-            v[p] = icVec3_Sub(icVec3_Scale(c, vp), icVec3_Scale(s, v[q]));
-            v[q] = icVec3_Add(icVec3_Scale(s, vp), icVec3_Scale(c, v[q]));
-        }
-        if (!rotated) break;
+        icReal c01 = rotatePair(&b[0], &b[1], &v[0], &v[1]);
+        icReal c02 = rotatePair(&b[0], &b[2], &v[0], &v[2]);
+        icReal c12 = rotatePair(&b[1], &b[2], &v[1], &v[2]);
+        if (fmax(c01, fmax(c02, c12)) < 1e-16) break;
     }
 
+    return finishSvd(b, v, scale);
+}
+
+// Sorts the orthogonalised columns of B (and V) and builds U and the signed singular values
+// (scale undoes the normalisation of A).
+static icSvd3 finishSvd(icVec3 b[3], icVec3 v[3], icReal scale) {
+    icSvd3 out;
     // Sort columns by decreasing norm.
     icReal n0 = icVec3_LengthSquared(b[0]), n1 = icVec3_LengthSquared(b[1]),
            n2 = icVec3_LengthSquared(b[2]);
@@ -189,4 +212,88 @@ void icMat3_Polar(icMat3 a, icMat3 *r, icMat3 *s) {
                                     icVec3_Scale(svd.s.z, svd.V.col[2]));
         *s = icMat3_MulTrans(vs, svd.V);
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Four SVDs at once: the same sweeps on four independent matrices, so that the long
+// square-root / division chains of the rotations overlap (a single SVD is latency-bound).
+// A lane whose columns are already orthogonal gets the exact identity rotation (d = 1,
+// g = 0 gives c = 1, s = 0), so lanes do not disturb each other.
+
+#define IC_SVD_LANES 4
+
+typedef struct icSvdLanes {
+    icReal b[3][3][IC_SVD_LANES]; ///< [column][component][lane]
+    icReal v[3][3][IC_SVD_LANES];
+} icSvdLanes;
+
+static icReal rotateLanes(icSvdLanes *L, int p, int q) {
+    icReal c[IC_SVD_LANES], s[IC_SVD_LANES], worst = 0;
+    for (int l = 0; l < IC_SVD_LANES; ++l) {
+        icReal alpha = 0, beta = 0, gamma = 0;
+        for (int i = 0; i < 3; ++i) {
+            alpha += L->b[p][i][l] * L->b[p][i][l];
+            beta += L->b[q][i][l] * L->b[q][i][l];
+            gamma += L->b[p][i][l] * L->b[q][i][l];
+        }
+        icReal ab = alpha * beta;
+        bool rotate = gamma * gamma > IC_SVD_TOLERANCE * IC_SVD_TOLERANCE * ab;
+        icReal d = rotate ? beta - alpha : 1, g = rotate ? 2 * gamma : 0;
+        icReal h = sqrt(d * d + g * g), hd = h + fabs(d);
+        icReal inv = 1 / sqrt(2 * h * hd);
+        c[l] = hd * inv;
+        s[l] = (d >= 0 ? g : -g) * inv;
+        icReal cos2 = rotate ? (ab > 0 ? gamma * gamma / ab : 1) : 0;
+        worst = cos2 > worst ? cos2 : worst;
+    }
+    for (int i = 0; i < 3; ++i)
+        for (int l = 0; l < IC_SVD_LANES; ++l) {
+            icReal bp = L->b[p][i][l], bq = L->b[q][i][l];
+            L->b[p][i][l] = c[l] * bp - s[l] * bq;
+            L->b[q][i][l] = s[l] * bp + c[l] * bq;
+            icReal vp = L->v[p][i][l], vq = L->v[q][i][l];
+            L->v[p][i][l] = c[l] * vp - s[l] * vq;
+            L->v[q][i][l] = s[l] * vp + c[l] * vq;
+        }
+    return worst;
+}
+
+static void svdLanes(const icMat3 *a, icSvd3 *out) {
+    icSvdLanes L;
+    icReal scale[IC_SVD_LANES];
+    bool special[IC_SVD_LANES];
+    for (int l = 0; l < IC_SVD_LANES; ++l) {
+        scale[l] = maxAbsEntry(a[l]);
+        special[l] = !(isfinite(scale[l]) && scale[l] > 0); // zero or non-finite: scalar path
+        icReal inv = special[l] ? 0 : 1.0 / scale[l];
+        for (int c = 0; c < 3; ++c)
+            for (int i = 0; i < 3; ++i) {
+                L.b[c][i][l] = special[l] ? (icReal)(c == i) : inv * icVec3_Get(a[l].col[c], i);
+                L.v[c][i][l] = c == i;
+            }
+    }
+    for (int sweep = 0; sweep < IC_SVD_MAX_SWEEPS; ++sweep) {
+        icReal w = rotateLanes(&L, 0, 1);
+        w = fmax(w, rotateLanes(&L, 0, 2));
+        w = fmax(w, rotateLanes(&L, 1, 2));
+        if (w < 1e-16) break;
+    }
+    for (int l = 0; l < IC_SVD_LANES; ++l) {
+        if (special[l]) {
+            out[l] = icMat3_Svd(a[l]);
+            continue;
+        }
+        icVec3 b[3], v[3];
+        for (int c = 0; c < 3; ++c) {
+            b[c] = icVec3_Make(L.b[c][0][l], L.b[c][1][l], L.b[c][2][l]);
+            v[c] = icVec3_Make(L.v[c][0][l], L.v[c][1][l], L.v[c][2][l]);
+        }
+        out[l] = finishSvd(b, v, scale[l]);
+    }
+}
+
+void icMat3_SvdBatch(int count, const icMat3 *a, icSvd3 *out) {
+    int i = 0;
+    for (; i + IC_SVD_LANES <= count; i += IC_SVD_LANES) svdLanes(a + i, out + i);
+    for (; i < count; ++i) out[i] = icMat3_Svd(a[i]);
 }

@@ -296,11 +296,15 @@ icResult icWorld_CreateSoftBody(icWorld *world, const icTetMesh *mesh, const icS
     icState *old = world->state;
     icState *state = icState_CreateForModel(m);
     if (!state) return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, "", 0, "out of memory");
-    memcpy(state->x, old->x, sizeof(icReal) * 3 * (size_t)old->vertexCount);
-    memcpy(state->v, old->v, sizeof(icReal) * 3 * (size_t)old->vertexCount);
-    memcpy(state->xPrev, old->xPrev, sizeof(icReal) * 3 * (size_t)old->vertexCount);
-    memcpy(state->lambdaD, old->lambdaD, sizeof(icReal) * (size_t)old->tetCount);
-    memcpy(state->lambdaH, old->lambdaH, sizeof(icReal) * (size_t)old->tetCount);
+    if (old->vertexCount > 0) {
+        memcpy(state->x, old->x, sizeof(icReal) * 3 * (size_t)old->vertexCount);
+        memcpy(state->v, old->v, sizeof(icReal) * 3 * (size_t)old->vertexCount);
+        memcpy(state->xPrev, old->xPrev, sizeof(icReal) * 3 * (size_t)old->vertexCount);
+    }
+    if (old->tetCount > 0) {
+        memcpy(state->lambdaD, old->lambdaD, sizeof(icReal) * (size_t)old->tetCount);
+        memcpy(state->lambdaH, old->lambdaH, sizeof(icReal) * (size_t)old->tetCount);
+    }
     state->time = old->time;
     state->lastSubstep = old->lastSubstep;
     state->substepCount = old->substepCount;

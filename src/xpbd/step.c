@@ -106,11 +106,19 @@ static icReal restSize(const icModel *m) {
     return d > 0 ? d : 1;
 }
 
-// Pseudo time stepping with no inertia carried over: every pseudo step starts at rest from
-// the current positions (plus h^2 g when gravity is on), runs `iterationsPerStep` sweeps
-// with its multipliers kept across them, and the loop ends when a pseudo step no longer
-// moves any vertex by more than tolerance * size. At such a fixed point the inertial term
-// vanishes and the positions are an equilibrium of the constraint energies.
+static icReal kineticEnergy(const icModel *m, const icState *s) {
+    icReal e = 0;
+    for (int v = 0; v < m->vertexCount; ++v) e += 0.5 * m->mass[v] * icVec3_LengthSquared(icVec3_Load(s->v, v));
+    return e;
+}
+
+// Dynamic relaxation: XPBD substeps of size h that keep their inertia, with kinetic damping
+// (all velocities are zeroed whenever the kinetic energy passes a peak). Momentum carries
+// the slow, smooth modes that plain Gauss-Seidel sweeps barely move, so the sweep count grows
+// like the square root of the stiffness ratio rather than the ratio. The fixed point is the
+// rest state of the dynamic solver with this h: the equilibrium of the constraint energies
+// up to XPBD's O(h^2) linearisation error. Ends when no vertex moves by more than
+// tolerance * size in a substep.
 icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, icStepStats *stats) {
     icModel *m = &world->model;
     icStepStats local = {0};
@@ -120,16 +128,24 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
     icReal h = def->pseudoStep;
     icReal size = restSize(m);
     icVec3 g = def->gravity ? m->def.gravity : icVec3_Make(0, 0, 0);
-    icReal residual = INFINITY;
+    icReal residual = INFINITY, previousEnergy = 0;
     int sweeps = 0, contacts = 0;
+    memset(s->v, 0, sizeof(icReal) * 3 * (size_t)m->vertexCount);
     while (sweeps < def->maxSweeps) {
-        predict(m, s, h, s->time, g, false);
+        predict(m, s, h, s->time, g, true);
         clearMultipliers(m, s);
         for (int it = 0; it < def->iterationsPerStep && sweeps < def->maxSweeps; ++it, ++sweeps) {
             icXpbd_Sweep(m, s, h);
             contacts = icXpbd_ProjectPlanes(m, s);
         }
+        updateVelocities(m, s, h);
         s->lastSubstep = h;
+        icReal energy = kineticEnergy(m, s);
+        if (energy < previousEnergy) {
+            memset(s->v, 0, sizeof(icReal) * 3 * (size_t)m->vertexCount);
+            energy = 0;
+        }
+        previousEnergy = energy;
         icReal move = 0;
         for (int i = 0; i < 3 * m->vertexCount; ++i) {
             icReal d = fabs(s->x[i] - s->xPrev[i]);

@@ -129,6 +129,7 @@ IC_TEST(fem, rest_stability) {
         icMat3 P = icMaterial_Stress(&m, icMat3_Identity());
         IC_CHECK_MSG(icTest_Mat3MaxAbs(P) <= 1e-14 * (m.mu + m.lambda), "%s: |P(I)| = %.3g",
                      icMaterialModel_Name(m.model), icTest_Mat3MaxAbs(P));
+        IC_CHECK(fabs(icMaterial_Energy(&m, icMat3_Identity())) <= 1e-15 * (m.mu + m.lambda));
         // Also from E and nu (reparameterised values).
         icMaterial y;
         IC_CHECK_RESULT(icMaterial_FromYoungs(m.model, 1e5, 0.3, &y), IC_OK);

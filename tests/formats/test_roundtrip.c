@@ -22,6 +22,10 @@ static void makeMesh(icTetMesh *mesh) {
 static void roundTrip(const char *name, bool binary, bool regions) {
     icTetMesh mesh, back;
     makeMesh(&mesh);
+    if (!regions) {
+        icFree(mesh.regions);
+        mesh.regions = NULL;
+    }
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", icTest_TempDir(), name);
     icDiagnostic diag = {0};
@@ -32,8 +36,8 @@ static void roundTrip(const char *name, bool binary, bool regions) {
     if (result == IC_OK) {
         IC_CHECK_MSG(icFmtTest_SameMesh(&mesh, &back, 0), "%s differs", name);
         IC_CHECK_INT(report.invertedCount, 0);
+        IC_CHECK((back.regions != NULL) == regions);
         if (regions) {
-            IC_CHECK(back.regions != NULL);
             for (int t = 0; back.regions && t < back.tetCount; ++t)
                 if (back.regions[t] != mesh.regions[t]) {
                     IC_CHECK_INT(back.regions[t], mesh.regions[t]);
@@ -52,6 +56,14 @@ IC_TEST(formats, roundtrip_medit) { roundTrip("m.mesh", false, true); }
 IC_TEST(formats, roundtrip_vtk_ascii) { roundTrip("m.vtk", false, true); }
 IC_TEST(formats, roundtrip_vtk_binary) { roundTrip("m.vtk", true, true); }
 IC_TEST(formats, roundtrip_vtu) { roundTrip("m.vtu", false, true); }
+
+IC_TEST(formats, roundtrip_without_regions) {
+    const char *names[] = {"m.ele", "m.msh", "m.mesh", "m.vtk", "m.vtu"};
+    for (int i = 0; i < 5; ++i) {
+        roundTrip(names[i], false, false);
+        roundTrip(names[i], true, false);
+    }
+}
 
 // The files isochor writes use the formats' own handedness, so they load without the
 // orientation fix (a file in mesh.h's handedness would report flippedAll).

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: MIT
+// isochor render: PNG pictures of a scene (its initial state or after N frames) or of a
+// result collection (.pvd), coloured by a field, with one steady camera over all frames; an
+// animated GIF or MP4 through ffmpeg when it is installed.
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include "isochor/formats.h"
+#include "isochor/render.h"
+
+#include <float.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+typedef enum icFieldKind { FIELD_NONE, FIELD_J, FIELD_PRESSURE, FIELD_STRESS, FIELD_DISPLACEMENT } icFieldKind;
+
+static const char *s_fieldNames[] = {"none", "J", "pressure", "stress_norm", "displacement"};
+static const char *s_fieldLabels[] = {"", "J = DET F", "PRESSURE (PA)", "STRESS NORM (PA)", "DISPLACEMENT (M)"};
+
+// One frame kept for drawing: the boundary surface's vertices and field values as floats,
+// so that every frame of an animation fits in memory and the camera can frame them all.
+typedef struct icShot {
+    int index;        ///< frame number in the scene or collection
+    double time;
+    int vertexCount;  ///< surface vertices
+    float *positions; ///< (vertexCount x 3)
+    int triangleCount;
+    int *triangles;   ///< (triangleCount x 3) into positions
+    float *values;    ///< per triangle (tet fields) or per vertex (displacement), or NULL
+    bool perTriangle;
+} icShot;
+
+typedef struct icShots {
+    int count, capacity;
+    icShot *items;
+    icVec3 lower, upper; ///< over every frame
+    double lo, hi;       ///< field range over every frame
+} icShots;
+
+typedef struct icRenderArgs {
+    const char *input, *outDir;
+    int frame;          ///< -1 with all
+    bool all, gif, mp4;
+    icFieldKind field;
+    int width, height;
+    bool hasRange;
+    double rangeLo, rangeHi;
+} icRenderArgs;
+
+static void usage(void) {
+    fprintf(stderr,
+            "usage: isochor render SCENE.json|RESULT.pvd [--frame N | --all] --out DIR\n"
+            "         [--field J|pressure|stress_norm|displacement|none] [--size WxH]\n"
+            "         [--range LO,HI] [--gif] [--mp4]\n"
+            "  Writes DIR/frame_NNNN.png: the boundary surface over a ground grid, coloured by the\n"
+            "  field (default J) with a colour bar. A scene is run for N frames first (every frame\n"
+            "  with --all). --gif and --mp4 need ffmpeg.\n");
+}
+
+static void printDiag(const icDiagnostic *diag) {
+    char text[1400];
+    icDiag_Format(diag, text, sizeof text);
+    fprintf(stderr, "isochor render: %s\n", text);
+}
+
+static void freeShots(icShots *shots) {
+    for (int i = 0; i < shots->count; ++i) {
+        free(shots->items[i].positions);
+        free(shots->items[i].triangles);
+        free(shots->items[i].values);
+    }
+    free(shots->items);
+    memset(shots, 0, sizeof *shots);
+}
+
+// Keeps a frame: the mesh's boundary at positions with its field (tet or vertex values).
+static bool addShot(icShots *shots, int index, double time, const icTetMesh *mesh, const icReal *positions,
+                    const icReal *tetValues, const icReal *vertexValues) {
+    if (shots->count == shots->capacity) {
+        int capacity = shots->capacity ? 2 * shots->capacity : 16;
+        icShot *items = realloc(shots->items, sizeof *items * (size_t)capacity);
+        if (!items) return false;
+        shots->items = items;
+        shots->capacity = capacity;
+    }
+    icTriSurface surface;
+    if (icTriSurface_FromTetMesh(&surface, mesh, positions) != IC_OK) return false;
+    icShot *s = &shots->items[shots->count++];
+    memset(s, 0, sizeof *s);
+    s->index = index;
+    s->time = time;
+    s->vertexCount = surface.vertexCount;
+    s->triangleCount = surface.triangleCount;
+    s->positions = malloc(sizeof(float) * 3 * (size_t)surface.vertexCount);
+    s->triangles = malloc(sizeof(int) * 3 * (size_t)surface.triangleCount);
+    int n = tetValues ? surface.triangleCount : vertexValues ? surface.vertexCount : 0;
+    s->values = n ? malloc(sizeof(float) * (size_t)n) : NULL;
+    bool ok = s->positions && s->triangles && (n == 0 || s->values);
+    for (int i = 0; ok && i < surface.vertexCount; ++i) {
+        icVec3 p = icVec3_Load(surface.positions, i);
+        shots->lower = icVec3_Min(shots->lower, p);
+        shots->upper = icVec3_Max(shots->upper, p);
+        s->positions[3 * i] = (float)p.x, s->positions[3 * i + 1] = (float)p.y, s->positions[3 * i + 2] = (float)p.z;
+    }
+    if (ok) memcpy(s->triangles, surface.triangles, sizeof(int) * 3 * (size_t)surface.triangleCount);
+    s->perTriangle = tetValues != NULL;
+    for (int i = 0; ok && i < n; ++i) {
+        double v = tetValues ? tetValues[surface.meshTet[i]] : vertexValues[surface.meshVertex[i]];
+        s->values[i] = (float)v;
+        if (isfinite(v)) shots->lo = fmin(shots->lo, v), shots->hi = fmax(shots->hi, v);
+    }
+    icTriSurface_Destroy(&surface);
+    return ok;
+}
+
+// |displacement| per vertex from a vector field or from positions and reference positions.
+static icReal *displacementMagnitude(int count, const icReal *vectors, const icReal *positions,
+                                     const icReal *reference) {
+    icReal *m = malloc(sizeof(icReal) * (size_t)(count > 0 ? count : 1));
+    if (!m) return NULL;
+    for (int v = 0; v < count; ++v) {
+        icVec3 d = vectors ? icVec3_Load(vectors, v)
+                           : icVec3_Sub(icVec3_Load(positions, v), icVec3_Load(reference, v));
+        m[v] = icVec3_Length(d);
+    }
+    return m;
+}
+
+// ---------------------------------------------------------------------------------------
+// Frames from a result collection
+
+static const icMeshField *findField(const icMeshFields *fields, icFieldKind kind) {
+    static const char *names[][3] = {{NULL, NULL, NULL},
+                                     {"J", "detF", "det_F"},
+                                     {"pressure", "p", NULL},
+                                     {"stress_norm", "stressNorm", "stress"},
+                                     {"displacement", "disp", "u"}};
+    for (int i = 0; i < 3 && names[kind][i]; ++i) {
+        const icMeshField *f = icMeshFields_Find(fields, names[kind][i], kind != FIELD_DISPLACEMENT);
+        if (f) return f;
+    }
+    return NULL;
+}
+
+static int collectCollection(const icRenderArgs *args, icShots *shots) {
+    icDiagnostic diag = {0};
+    icPvdList list;
+    if (icLoadPvd(args->input, &list, &diag) != IC_OK) {
+        printDiag(&diag);
+        return 2;
+    }
+    if (!args->all && args->frame >= list.count) {
+        fprintf(stderr, "isochor render: frame %d does not exist (%s has %d)\n", args->frame, args->input,
+                list.count);
+        icPvdList_Destroy(&list);
+        return 2;
+    }
+    icReal *reference = NULL;
+    int referenceCount = 0, status = 0;
+    for (int f = 0; f < list.count && status == 0; ++f) {
+        // The first frame is the reference for displacement when no field holds it.
+        bool wanted = args->all || f == args->frame;
+        if (!wanted && !(f == 0 && args->field == FIELD_DISPLACEMENT)) continue;
+        icTetMesh mesh;
+        icMeshFields fields;
+        if (icLoadMeshEx(list.files[f], NULL, &mesh, &fields, NULL, NULL, &diag) != IC_OK) {
+            printDiag(&diag);
+            status = 2;
+            break;
+        }
+        if (f == 0) {
+            referenceCount = mesh.vertexCount;
+            reference = malloc(sizeof(icReal) * 3 * (size_t)mesh.vertexCount);
+            if (reference) memcpy(reference, mesh.positions, sizeof(icReal) * 3 * (size_t)mesh.vertexCount);
+        }
+        const icReal *tetValues = NULL;
+        icReal *vertexValues = NULL;
+        if (args->field != FIELD_NONE) {
+            const icMeshField *field = findField(&fields, args->field);
+            if (args->field == FIELD_DISPLACEMENT) {
+                if (field && field->components == 3) {
+                    vertexValues = displacementMagnitude(mesh.vertexCount, field->data, NULL, NULL);
+                } else if (field && field->components == 1) {
+                    vertexValues = malloc(sizeof(icReal) * (size_t)mesh.vertexCount);
+                    if (vertexValues) memcpy(vertexValues, field->data, sizeof(icReal) * (size_t)mesh.vertexCount);
+                } else if (reference && referenceCount == mesh.vertexCount) {
+                    vertexValues = displacementMagnitude(mesh.vertexCount, NULL, mesh.positions, reference);
+                }
+                if (!vertexValues) status = 2;
+            } else if (field && field->components == 1) {
+                tetValues = field->data;
+            } else {
+                status = 2;
+            }
+            if (status) {
+                fprintf(stderr, "isochor render: %s has no %s field; it has:", list.files[f],
+                        s_fieldNames[args->field]);
+                for (int i = 0; i < fields.count; ++i)
+                    fprintf(stderr, " %s (%s)", fields.items[i].name, fields.items[i].perCell ? "cell" : "point");
+                fprintf(stderr, "\n");
+            }
+        }
+        if (status == 0 && wanted && !addShot(shots, f, list.times[f], &mesh, NULL, tetValues, vertexValues)) {
+            fprintf(stderr, "isochor render: out of memory keeping frame %d\n", f);
+            status = 1;
+        }
+        free(vertexValues);
+        icMeshFields_Destroy(&fields);
+        icTetMesh_Destroy(&mesh);
+    }
+    free(reference);
+    icPvdList_Destroy(&list);
+    return status;
+}
+
+// ---------------------------------------------------------------------------------------
+// Frames from a scene
+
+static bool shootWorld(icShots *shots, int index, icWorld *world, icFieldKind field) {
+    icTetMesh view;
+    memset(&view, 0, sizeof view);
+    view.vertexCount = icWorld_GetVertexCount(world);
+    view.tetCount = icWorld_GetTetCount(world);
+    view.positions = (icReal *)icWorld_GetPositions(world);
+    view.tets = (int *)icWorld_GetTets(world);
+    icReal *tetValues = NULL, *vertexValues = NULL;
+    if (field == FIELD_DISPLACEMENT) {
+        vertexValues = displacementMagnitude(view.vertexCount, NULL, view.positions, icWorld_GetRestPositions(world));
+        if (!vertexValues) return false;
+    } else if (field != FIELD_NONE) {
+        tetValues = malloc(sizeof(icReal) * (size_t)view.tetCount);
+        if (!tetValues) return false;
+        icWorld_GetTetFields(world, field == FIELD_J ? tetValues : NULL, field == FIELD_PRESSURE ? tetValues : NULL,
+                             field == FIELD_STRESS ? tetValues : NULL);
+    }
+    bool ok = addShot(shots, index, icWorld_GetTime(world), &view, NULL, tetValues, vertexValues);
+    free(tetValues);
+    free(vertexValues);
+    return ok;
+}
+
+static int collectScene(const icRenderArgs *args, icShots *shots) {
+    icDiagnostic diag = {0};
+    icScene scene;
+    if (icScene_Load(args->input, &scene, &diag) != IC_OK) {
+        printDiag(&diag);
+        return 2;
+    }
+    icRunOptions run = icDefaultRunOptions();
+    run.writeOutput = false;
+    run.progress = false;
+    int last = args->all ? scene.frames : args->frame;
+    int status = 0;
+    // A zero-frame run applies the scene's initial conditions (scrambles) without stepping.
+    run.frames = args->all ? 0 : args->frame;
+    if (icScene_Run(&scene, &run, NULL, &diag) != IC_OK) {
+        printDiag(&diag);
+        status = 1;
+    }
+    for (int f = args->all ? 0 : last; status == 0 && f <= last; ++f) {
+        if (f > 0 && args->all) {
+            run.frames = 1;
+            if (icScene_Run(&scene, &run, NULL, &diag) != IC_OK) {
+                printDiag(&diag);
+                status = 1;
+                break;
+            }
+        }
+        if (!shootWorld(shots, f, scene.world, args->field)) {
+            fprintf(stderr, "isochor render: out of memory keeping frame %d\n", f);
+            status = 1;
+        }
+        if (args->all) fprintf(stderr, "\rsimulated %d/%d frames", f, last);
+    }
+    if (args->all) fputc('\n', stderr);
+    icScene_Destroy(&scene);
+    return status;
+}
+
+// ---------------------------------------------------------------------------------------
+
+static int drawShots(const icRenderArgs *args, const icShots *shots) {
+    icDiagnostic diag = {0};
+    if (icMakeDirectories(args->outDir, &diag) != IC_OK) {
+        printDiag(&diag);
+        return 1;
+    }
+    icRenderDef def = icDefaultRenderDef();
+    def.width = args->width;
+    def.height = args->height;
+    def.hasFrame = true;
+    def.frameLower = shots->lower;
+    def.frameUpper = shots->upper;
+    def.fieldLabel = s_fieldLabels[args->field];
+    if (args->field == FIELD_J || args->field == FIELD_PRESSURE) {
+        def.colourMap = IC_COLOURMAP_DIVERGING;
+        def.centred = true;
+        def.centre = args->field == FIELD_J ? 1.0 : 0.0;
+    }
+    // One colour range for every frame, so colours mean the same thing throughout.
+    if (args->hasRange) {
+        def.fieldMin = args->rangeLo, def.fieldMax = args->rangeHi;
+    } else if (args->field != FIELD_NONE && shots->lo <= shots->hi) {
+        double lo = shots->lo, hi = shots->hi;
+        if (def.centred) {
+            double d = fmax(fabs(lo - def.centre), fabs(hi - def.centre));
+            lo = def.centre - d, hi = def.centre + d;
+        }
+        if (!(hi - lo > 1e-9 * fmax(1.0, fabs(hi)))) lo -= 1e-3 * fmax(1e-3, fabs(lo)), hi += 1e-3 * fmax(1e-3, fabs(hi));
+        def.fieldMin = lo, def.fieldMax = hi;
+    }
+    for (int i = 0; i < shots->count; ++i) {
+        const icShot *s = &shots->items[i];
+        icReal *positions = malloc(sizeof(icReal) * 3 * (size_t)s->vertexCount);
+        icReal *values = s->values ? malloc(sizeof(icReal) * (size_t)(s->perTriangle ? s->triangleCount : s->vertexCount)) : NULL;
+        if (!positions || (s->values && !values)) {
+            free(positions), free(values);
+            fprintf(stderr, "isochor render: out of memory\n");
+            return 1;
+        }
+        for (int k = 0; k < 3 * s->vertexCount; ++k) positions[k] = s->positions[k];
+        for (int k = 0; values && k < (s->perTriangle ? s->triangleCount : s->vertexCount); ++k) values[k] = s->values[k];
+        icRenderMesh mesh = {s->vertexCount, positions, s->triangleCount, s->triangles,
+                             s->perTriangle ? NULL : values, s->perTriangle ? values : NULL};
+        char title[96];
+        snprintf(title, sizeof title, "FRAME %d  T = %.4g S", s->index, s->time);
+        def.title = title;
+        icImage image;
+        char path[1200];
+        // Numbered in sequence, so ffmpeg's frame pattern finds every picture.
+        snprintf(path, sizeof path, "%s/frame_%04d.png", args->outDir, args->all ? i : s->index);
+        icResult result = icRender(&mesh, &def, &image, NULL, &diag);
+        if (result == IC_OK) result = icImage_SavePng(&image, path, &diag);
+        icImage_Destroy(&image);
+        free(positions), free(values);
+        if (result != IC_OK) {
+            printDiag(&diag);
+            return 1;
+        }
+        if (shots->count == 1) printf("wrote %s\n", path);
+    }
+    if (shots->count > 1) printf("wrote %d pictures %s/frame_0000.png ... frame_%04d.png\n", shots->count, args->outDir, shots->count - 1);
+    return 0;
+}
+
+// Runs ffmpeg over the pictures; a missing ffmpeg is a note, not a failure.
+static int encode(const icRenderArgs *args, bool mp4) {
+    char ffmpeg[1024];
+    if (!icFindProgram("ffmpeg", ffmpeg, sizeof ffmpeg)) {
+        fprintf(stderr, "isochor render: ffmpeg is not installed; no %s written (apt-get install ffmpeg)\n",
+                mp4 ? "MP4" : "GIF");
+        return 0;
+    }
+    char pattern[1200], out[1200];
+    snprintf(pattern, sizeof pattern, "%s/frame_%%04d.png", args->outDir);
+    snprintf(out, sizeof out, "%s/animation.%s", args->outDir, mp4 ? "mp4" : "gif");
+    char *gifArgs[] = {ffmpeg, "-y", "-loglevel", "error", "-framerate", "25", "-i", pattern, "-vf",
+                       "split[a][b];[a]palettegen[p];[b][p]paletteuse", out, NULL};
+    char *mp4Args[] = {ffmpeg, "-y", "-loglevel", "error", "-framerate", "25", "-i", pattern, "-c:v", "libx264",
+                       "-pix_fmt", "yuv420p", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", out, NULL};
+    pid_t pid;
+    if (posix_spawn(&pid, ffmpeg, NULL, NULL, mp4 ? mp4Args : gifArgs, environ) != 0) {
+        fprintf(stderr, "isochor render: cannot run ffmpeg\n");
+        return 1;
+    }
+    int status;
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "isochor render: ffmpeg failed making %s\n", out);
+        return 1;
+    }
+    printf("wrote %s\n", out);
+    return 0;
+}
+
+static bool parseArgs(int argc, char **argv, icRenderArgs *args) {
+    memset(args, 0, sizeof *args);
+    args->frame = -1;
+    args->field = FIELD_J;
+    args->width = 960;
+    args->height = 640;
+    for (int i = 0; i < argc; ++i) {
+        const char *a = argv[i];
+        bool needsValue = strcmp(a, "--frame") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--field") == 0 ||
+                          strcmp(a, "--size") == 0 || strcmp(a, "--range") == 0;
+        if (needsValue && i + 1 >= argc) {
+            fprintf(stderr, "isochor render: %s needs a value\n", a);
+            return false;
+        }
+        if (strcmp(a, "--frame") == 0) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || n < 0 || n > 100000000) {
+                fprintf(stderr, "isochor render: --frame wants a frame number >= 0\n");
+                return false;
+            }
+            args->frame = (int)n;
+        } else if (strcmp(a, "--all") == 0) {
+            args->all = true;
+        } else if (strcmp(a, "--out") == 0) {
+            args->outDir = argv[++i];
+        } else if (strcmp(a, "--field") == 0) {
+            const char *name = argv[++i];
+            bool found = false;
+            for (int k = 0; k < 5 && !found; ++k)
+                if (strcasecmp(name, s_fieldNames[k]) == 0) args->field = (icFieldKind)k, found = true;
+            if (!found) {
+                fprintf(stderr, "isochor render: unknown field '%s' (J, pressure, stress_norm, displacement, none)\n", name);
+                return false;
+            }
+        } else if (strcmp(a, "--size") == 0) {
+            if (sscanf(argv[++i], "%dx%d", &args->width, &args->height) != 2 || args->width < 64 ||
+                args->height < 64 || args->width > 8192 || args->height > 8192) {
+                fprintf(stderr, "isochor render: --size wants WxH between 64 and 8192\n");
+                return false;
+            }
+        } else if (strcmp(a, "--range") == 0) {
+            if (sscanf(argv[++i], "%lf,%lf", &args->rangeLo, &args->rangeHi) != 2 || !(args->rangeLo < args->rangeHi)) {
+                fprintf(stderr, "isochor render: --range wants LO,HI with LO < HI\n");
+                return false;
+            }
+            args->hasRange = true;
+        } else if (strcmp(a, "--gif") == 0) {
+            args->gif = true;
+        } else if (strcmp(a, "--mp4") == 0) {
+            args->mp4 = true;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "isochor render: unknown option '%s'\n", a);
+            return false;
+        } else if (!args->input) {
+            args->input = a;
+        } else {
+            fprintf(stderr, "isochor render: one input only ('%s')\n", a);
+            return false;
+        }
+    }
+    if (!args->input || !args->outDir) {
+        fprintf(stderr, "isochor render: needs an input and --out DIR\n");
+        return false;
+    }
+    if (args->all && args->frame >= 0) {
+        fprintf(stderr, "isochor render: --frame and --all exclude each other\n");
+        return false;
+    }
+    if (!args->all && args->frame < 0) args->frame = 0;
+    return true;
+}
+
+int icCli_Render(int argc, char **argv) {
+    for (int i = 0; i < argc; ++i)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage();
+            return 0;
+        }
+    icRenderArgs args;
+    if (!parseArgs(argc, argv, &args)) {
+        usage();
+        return 2;
+    }
+    icShots shots;
+    memset(&shots, 0, sizeof shots);
+    shots.lower = icVec3_Make(DBL_MAX, DBL_MAX, DBL_MAX);
+    shots.upper = icVec3_Neg(shots.lower);
+    shots.lo = DBL_MAX, shots.hi = -DBL_MAX;
+    const char *dot = strrchr(args.input, '.');
+    bool collection = dot && strcasecmp(dot, ".pvd") == 0;
+    int status = collection ? collectCollection(&args, &shots) : collectScene(&args, &shots);
+    if (status == 0 && shots.count == 0) {
+        fprintf(stderr, "isochor render: no frames to draw\n");
+        status = 2;
+    }
+    if (status == 0) status = drawShots(&args, &shots);
+    freeShots(&shots);
+    if (status == 0 && args.gif) status = encode(&args, false);
+    if (status == 0 && args.mp4) status = encode(&args, true);
+    return status;
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// Pictures of results without a GPU or a display: a software z-buffer rasteriser draws the
+// boundary surface with Lambert shading over a ground grid, coloured by a field with a
+// colour bar, and writes PNG files. Part of the isochor_io library.
+#pragma once
+
+#include "isochor/mesh.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// An 8-bit RGB image, rows top to bottom.
+typedef struct icImage {
+    int width, height;
+    uint8_t *rgb; ///< (height x width x 3)
+} icImage;
+
+icResult icImage_Create(icImage *image, int width, int height);
+void icImage_Destroy(icImage *image);
+/// Writes a PNG (atomically).
+icResult icImage_SavePng(const icImage *image, const char *path, icDiagnostic *diag);
+/// Reads an 8-bit RGB or RGBA PNG (alpha dropped); for tests and comparisons.
+icResult icImage_LoadPng(icImage *image, const char *path, icDiagnostic *diag);
+
+/// Colour maps for fields.
+typedef enum icColourMap {
+    IC_COLOURMAP_SEQUENTIAL = 0, ///< dark blue -> teal -> yellow (magnitudes)
+    IC_COLOURMAP_DIVERGING,      ///< blue -> light grey -> red (J about 1, pressure about 0)
+} icColourMap;
+
+/// The colour of t in [0, 1] (clamped) as 8-bit RGB.
+void icColourMap_Sample(icColourMap map, icReal t, uint8_t rgb[3]);
+
+/// A pinhole camera.
+typedef struct icCamera {
+    icVec3 eye, target, up;
+    icReal fovDeg;    ///< vertical field of view
+    int width, height;
+} icCamera;
+
+/// Projects a world point to pixel coordinates (x right, y down); false when it lies behind
+/// the camera. *depth gets the distance along the view direction.
+bool icCamera_Project(const icCamera *camera, icVec3 point, icReal *x, icReal *y, icReal *depth);
+
+/// How a picture is drawn. Get defaults from icDefaultRenderDef().
+typedef struct icRenderDef {
+    int width, height;        ///< pixels, 16..8192; default 960 x 640
+    icVec3 viewDirection;     ///< from the target towards the eye (any length); default (1, 0.75, 1.6)
+    icVec3 up;                ///< default +y (gravity is -y)
+    icReal fovDeg;            ///< vertical field of view, degrees; default 30
+    bool hasFrame;            ///< frame these bounds instead of the mesh's (steady animations)
+    icVec3 frameLower, frameUpper;
+    bool groundGrid;          ///< draw the ground plane with a grid; default true
+    bool hasGroundHeight;     ///< put the ground at groundHeight instead of the frame's lowest y
+    icReal groundHeight;      ///< metres
+    bool colourBar;           ///< draw a colour bar when a field is given; default true
+    icColourMap colourMap;    ///< default sequential
+    icReal fieldMin, fieldMax;///< colour range; fieldMin >= fieldMax means the data's range
+    bool centred;             ///< make the data's range symmetric about centre (J about 1)
+    icReal centre;
+    const char *fieldLabel;   ///< shown above the colour bar (NULL: none)
+    const char *title;        ///< shown in the top-left corner (NULL: none)
+    uint8_t surfaceColour[3]; ///< colour without a field; default a warm orange
+    uint8_t background[3];    ///< top of the sky gradient; default light blue-grey
+} icRenderDef;
+
+icRenderDef icDefaultRenderDef(void);
+
+/// What to draw: triangles (outward-wound) with an optional scalar per vertex or per
+/// triangle (per-vertex values are interpolated, per-triangle ones drawn flat).
+typedef struct icRenderMesh {
+    int vertexCount;
+    const icReal *positions;      ///< (vertexCount x 3)
+    int triangleCount;
+    const int *triangles;         ///< (triangleCount x 3)
+    const icReal *vertexValues;   ///< (vertexCount) or NULL
+    const icReal *triangleValues; ///< (triangleCount) or NULL
+} icRenderMesh;
+
+/// Where things landed in the picture.
+typedef struct icRenderInfo {
+    icCamera camera;
+    int surfacePixels;           ///< pixels showing the mesh
+    int barX0, barY0, barX1, barY1; ///< colour bar rectangle (all 0 when none)
+    icReal fieldMin, fieldMax;   ///< the range the colours span
+} icRenderInfo;
+
+/// Draws mesh into image (created here; free with icImage_Destroy). info may be NULL.
+icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *image,
+                  icRenderInfo *info, icDiagnostic *diag);
+
+/// Draws the boundary of a tet mesh at positions (NULL: mesh->positions), coloured by a
+/// per-tet field (tetValues) or a per-vertex field (vertexValues), either may be NULL.
+icResult icRenderTetMesh(const icTetMesh *mesh, const icReal *positions, const icReal *tetValues,
+                         const icReal *vertexValues, const icRenderDef *def, icImage *image,
+                         icRenderInfo *info, icDiagnostic *diag);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+// The force-based Newton solver driven from a world: FEM model from the bodies, DOF mask
+// and targets from the pins, stepping the world's state.
+#define _POSIX_C_SOURCE 200809L
+#include "fem/fem_internal.h"
+#include "world/world_internal.h"
+
+#include <time.h>
+
+struct icNewtonCache {
+    int revision;      ///< model revision the FEM model was built for
+    icFemModel fem;
+    icNewtonSolver *solver;
+    unsigned char *mask; ///< (vertexCount x 3)
+    icReal *targets;     ///< (vertexCount x 3)
+};
+
+void icNewtonCache_Destroy(icNewtonCache *cache) {
+    if (!cache) return;
+    icDestroyNewtonSolver(cache->solver);
+    icFemModel_Destroy(&cache->fem);
+    icFree(cache->mask);
+    icFree(cache->targets);
+    icFree(cache);
+}
+
+static double nowMs(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+// One icMaterial per body. MM keeps the world's raw Lamé pair and gamma, so Newton minimises
+// exactly the energy the XPBD solver models (spec 2.6); other models map (E, nu) per 2.7.
+static icResult bodyMaterial(const icModel *m, int b, icMaterial *out) {
+    const icBodyRecord *body = &m->bodies[b];
+    if (!isfinite(body->lambda)) return IC_ERR_BAD_VALUE; // nu = 0.5
+    if (body->def.model == IC_MATERIAL_MM) {
+        *out = icMaterial_FromLame(IC_MATERIAL_MM, body->mu, body->lambda);
+        out->alpha = body->tetCount > 0 ? m->gamma[body->tetStart] : out->alpha;
+    } else {
+        icResult r = icMaterial_FromYoungs(body->def.model, body->def.youngsModulus,
+                                           body->def.poissonRatio, out);
+        if (r != IC_OK) return r;
+    }
+    out->density = body->def.density;
+    return IC_OK;
+}
+
+static icResult ensureCache(icWorld *world, icNewtonCache **cachePtr, const icNewtonDef *def) {
+    icModel *m = &world->model;
+    if (m->vertexCount == 0 || m->tetCount == 0) return IC_ERR_EMPTY;
+    if (m->planeCount > 0) return IC_ERR_UNSUPPORTED; // no contact in the Newton solver yet
+    icNewtonCache *c = *cachePtr;
+    if (c && c->revision == m->revision && c->fem.vertexCount == m->vertexCount) {
+        icNewtonSolver_SetDef(c->solver, def);
+        return IC_OK;
+    }
+    icNewtonCache_Destroy(c);
+    *cachePtr = NULL;
+    c = IC_ALLOC_ZERO(icNewtonCache, 1);
+    if (!c) return IC_ERR_OUT_OF_MEMORY;
+    icMaterial *materials = IC_ALLOC(icMaterial, m->bodyCount);
+    icResult r = materials ? IC_OK : IC_ERR_OUT_OF_MEMORY;
+    for (int b = 0; b < m->bodyCount && r == IC_OK; ++b) r = bodyMaterial(m, b, &materials[b]);
+    if (r == IC_OK)
+        r = icFemModel_CreateEx(&c->fem, m->vertexCount, m->restPositions, m->tetCount, m->tets,
+                                m->bodyCount, materials, m->tetBody, true, NULL);
+    icFree(materials);
+    if (r == IC_OK) {
+        c->solver = icCreateNewtonSolver(&c->fem, def);
+        c->mask = IC_ALLOC(unsigned char, 3 * (size_t)m->vertexCount);
+        c->targets = IC_ALLOC(icReal, 3 * (size_t)m->vertexCount);
+        if (!c->solver || !c->mask || !c->targets) r = IC_ERR_OUT_OF_MEMORY;
+    }
+    if (r != IC_OK) {
+        icNewtonCache_Destroy(c);
+        return r;
+    }
+    c->revision = m->revision;
+    *cachePtr = c;
+    return IC_OK;
+}
+
+// Pinned axes follow their pin at time t; massless (isolated) vertices are held.
+static void fillConstraints(const icModel *m, const icState *s, icNewtonCache *c, icReal t) {
+    for (int v = 0; v < m->vertexCount; ++v) {
+        icVec3 x = icVec3_Load(s->x, v);
+        icVec3 target = m->vertexPin[v] >= 0 ? icModel_PinPosition(m, v, t) : x;
+        const bool *axes = m->vertexPin[v] >= 0 ? m->pins[m->vertexPin[v]].axes : NULL;
+        bool isolated = !(m->mass[v] > 0);
+        for (int i = 0; i < 3; ++i) {
+            bool held = isolated || (axes && axes[i]);
+            c->mask[3 * v + i] = !held;
+            c->targets[3 * v + i] = held ? icVec3_Get(target, i) : 0.0;
+        }
+    }
+}
+
+static int countInverted(const icNewtonCache *c, const icReal *x) {
+    int count = 0;
+    for (int t = 0; t < c->fem.tetCount; ++t)
+        if (icMat3_Det(icFem_TetF(&c->fem, x, t)) <= 0) ++count;
+    return count;
+}
+
+static void fillStepStats(icStepStats *stats, const icNewtonStats *ns, const icNewtonCache *c,
+                          const icReal *x, double ms, icResult r) {
+    if (!stats) return;
+    memset(stats, 0, sizeof *stats);
+    stats->substeps = 1;
+    stats->sweeps = ns->iterations;
+    stats->milliseconds = ms;
+    stats->invertedTets = countInverted(c, x);
+    stats->converged = ns->converged;
+    stats->residual = ns->initialResidual > 0 ? ns->residual / ns->initialResidual : 0;
+    stats->nan = r == IC_ERR_NUMERICAL;
+}
+
+icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef *def,
+                       icReal dt, icStepStats *stats, icNewtonStats *newtonStats) {
+    IC_ASSERT(world && cache);
+    double t0 = nowMs();
+    icNewtonStats ns;
+    memset(&ns, 0, sizeof ns);
+    if (!(dt > 0) || !isfinite(dt)) return IC_ERR_INVALID_ARGUMENT;
+    icNewtonDef d = def ? *def : icDefaultNewtonDef();
+    d.massDamping += world->model.def.linearDamping;
+    icResult r = ensureCache(world, cache, &d);
+    if (r != IC_OK) return r;
+    icNewtonCache *c = *cache;
+    icModel *m = &world->model;
+    icState *s = world->state;
+    fillConstraints(m, s, c, s->time + dt);
+    icNewtonInput in = {c->mask, c->targets, NULL, m->def.gravity};
+    memcpy(s->xPrev, s->x, sizeof(icReal) * 3 * (size_t)m->vertexCount);
+    r = icNewtonSolver_Step(c->solver, &in, dt, s->x, s->v, &ns);
+    if (r != IC_ERR_NUMERICAL) {
+        s->time += dt;
+        s->lastSubstep = dt;
+        s->substepCount++;
+    }
+    fillStepStats(stats, &ns, c, s->x, nowMs() - t0, r);
+    if (newtonStats) *newtonStats = ns;
+    return r;
+}
+
+icResult icNewton_SolveStatic(icWorld *world, icNewtonCache **cache, const icNewtonDef *def,
+                              bool gravity, icStepStats *stats, icNewtonStats *newtonStats) {
+    IC_ASSERT(world && cache);
+    double t0 = nowMs();
+    icNewtonStats ns;
+    memset(&ns, 0, sizeof ns);
+    icNewtonDef d = def ? *def : icDefaultNewtonDef();
+    icResult r = ensureCache(world, cache, &d);
+    if (r != IC_OK) return r;
+    icNewtonCache *c = *cache;
+    icModel *m = &world->model;
+    icState *s = world->state;
+    fillConstraints(m, s, c, s->time);
+    icNewtonInput in = {c->mask, c->targets, NULL,
+                        gravity ? m->def.gravity : icVec3_Make(0, 0, 0)};
+    r = icNewtonSolver_SolveStatic(c->solver, &in, s->x, &ns);
+    memset(s->v, 0, sizeof(icReal) * 3 * (size_t)m->vertexCount);
+    fillStepStats(stats, &ns, c, s->x, nowMs() - t0, r);
+    if (newtonStats) *newtonStats = ns;
+    return r;
+}

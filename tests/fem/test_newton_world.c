@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+// The Newton solver driven through a world: free flight, pins, static solve vs XPBD, errors.
+#include "fem/fem_test.h"
+
+static icWorld *boxWorld(icVec3 gravity, icSoftBodyDef bdef, icBodyId *id) {
+    icWorldDef wdef = icDefaultWorldDef();
+    wdef.gravity = gravity;
+    icWorld *world = icCreateWorld(&wdef);
+    icTetMesh mesh;
+    int cells[3] = {4, 1, 1};
+    if (!world || icGenerateBox(&mesh, icVec3_Make(0.4, 0.1, 0.1), cells, 6) != IC_OK) return world;
+    icDiagnostic diag;
+    if (icWorld_CreateSoftBody(world, &mesh, &bdef, id, &diag) != IC_OK)
+        icTest_Fail(__FILE__, __LINE__, "body: %s", diag.message);
+    icTetMesh_Destroy(&mesh);
+    return world;
+}
+
+IC_TEST(fem, newton_world_free_flight) {
+    int64_t bytes = icGetByteCount();
+    icSoftBodyDef bdef = icDefaultSoftBodyDef();
+    bdef.velocity = icVec3_Make(0.5, 1, -2);
+    icBodyId id;
+    icWorld *world = boxWorld(icVec3_Make(0, 0, 0), bdef, &id);
+    IC_REQUIRE(world && icWorld_GetVertexCount(world) > 0);
+    icNewtonCache *cache = NULL;
+    icStepStats st;
+    icNewtonStats ns;
+    for (int i = 0; i < 10; ++i) {
+        IC_CHECK_RESULT(icNewton_Step(world, &cache, NULL, 0.01, &st, &ns), IC_OK);
+        IC_CHECK(st.converged && st.invertedTets == 0 && !st.nan);
+    }
+    IC_CHECK_NEAR(icWorld_GetTime(world), 0.1, 1e-15);
+    const icReal *x = icWorld_GetPositions(world), *x0 = icWorld_GetRestPositions(world);
+    double worst = 0;
+    for (int v = 0; v < icWorld_GetVertexCount(world); ++v)
+        worst = fmax(worst, icVec3_Distance(icVec3_Load(x, v),
+                                            icVec3_MulAdd(icVec3_Load(x0, v), 0.1, bdef.velocity)));
+    IC_CHECK(worst <= 1e-13);
+    icNewtonCache_Destroy(cache);
+    icDestroyWorld(world);
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}
+
+// A cantilever clamped at x = -0.2 sags under gravity: Newton's static solve minimises the
+// same MM energy as XPBD's, so both equilibria agree (to XPBD's convergence).
+IC_TEST(fem, newton_world_static_matches_xpbd) {
+    icSoftBodyDef bdef = icDefaultSoftBodyDef();
+    bdef.youngsModulus = 2e5;
+    bdef.poissonRatio = 0.3;
+    icBodyId id;
+    icWorld *world = boxWorld(icVec3_Make(0, -9.81, 0), bdef, &id);
+    IC_REQUIRE(world && icWorld_GetVertexCount(world) > 0);
+    icPinDef pin = icDefaultPinDef();
+    pin.boxMin = icVec3_Make(-0.21, -1, -1);
+    pin.boxMax = icVec3_Make(-0.19, 1, 1);
+    int pinned = 0;
+    IC_REQUIRE(icBody_AddPin(world, id, &pin, &pinned) == IC_OK && pinned > 0);
+    icState *start = icWorld_CreateState(world);
+    icNewtonCache *cache = NULL;
+    icStepStats st;
+    icNewtonStats ns;
+    icNewtonDef d = icDefaultNewtonDef();
+    d.residualTolerance = 1e-10;
+    d.cgTolerance = 1e-8;
+    IC_CHECK_RESULT(icNewton_SolveStatic(world, &cache, &d, true, &st, &ns), IC_OK);
+    IC_CHECK(ns.converged && ns.iterations >= 1);
+    int nv = icWorld_GetVertexCount(world);
+    icReal *newton = malloc(sizeof(icReal) * 3 * nv);
+    memcpy(newton, icWorld_GetPositions(world), sizeof(icReal) * 3 * nv);
+    // pinned vertices stayed, the free end sagged
+    const icReal *rest = icWorld_GetRestPositions(world);
+    double tip = 0;
+    for (int v = 0; v < nv; ++v) {
+        icVec3 p = icVec3_Load(rest, v), q = icVec3_Load(newton, v);
+        if (p.x < -0.19) IC_CHECK(icVec3_Distance(p, q) == 0);
+        if (p.x > 0.19) tip = fmin(tip, q.y - p.y);
+    }
+    IC_CHECK(tip < -1e-4);
+    // XPBD's static solve of the same world from the same start, at two pseudo steps: its
+    // fixed point carries an O(h^2) bias, so the differences must shrink 4x per halving and
+    // the Richardson extrapolation must land on Newton's equilibrium.
+    icStaticDef sdef = icDefaultStaticDef();
+    sdef.maxSweeps = 200000;
+    sdef.tolerance = 1e-11;
+    icReal *xh = malloc(sizeof(icReal) * 3 * nv);
+    double diffs[2];
+    for (int k = 0; k < 2; ++k) {
+        icWorld_LoadState(world, start);
+        sdef.pseudoStep = k == 0 ? 1.0 / 1200 : 1.0 / 2400;
+        IC_CHECK_RESULT(icWorld_SolveStatic(world, &sdef, &st), IC_OK);
+        const icReal *xp = icWorld_GetPositions(world);
+        diffs[k] = icTest_MaxAbsDiff(xp, newton, 3 * nv);
+        if (k == 0)
+            memcpy(xh, xp, sizeof(icReal) * 3 * nv);
+        else
+            for (int i = 0; i < 3 * nv; ++i) xh[i] = (4 * xp[i] - xh[i]) / 3;
+    }
+    double ratio = diffs[0] / diffs[1], extrapolated = icTest_MaxAbsDiff(xh, newton, 3 * nv);
+    IC_CHECK_MSG(ratio > 3.5 && ratio < 4.5, "XPBD bias ratio %.3f (diffs %.3g, %.3g)", ratio,
+                 diffs[0], diffs[1]);
+    IC_CHECK_MSG(extrapolated <= 1e-4 * fabs(tip), "extrapolated XPBD vs Newton %.3g (tip %.3g)",
+                 extrapolated, tip);
+    free(xh);
+    free(newton);
+    icDestroyState(start);
+    icNewtonCache_Destroy(cache);
+    icDestroyWorld(world);
+}
+
+IC_TEST(fem, newton_world_errors) {
+    icSoftBodyDef bdef = icDefaultSoftBodyDef();
+    bdef.poissonRatio = 0.5;
+    icBodyId id;
+    icWorld *world = boxWorld(icVec3_Make(0, -9.81, 0), bdef, &id);
+    IC_REQUIRE(world);
+    icNewtonCache *cache = NULL;
+    // lambda is infinite at nu = 0.5: no force-based solve
+    IC_CHECK_RESULT(icNewton_Step(world, &cache, NULL, 0.01, NULL, NULL), IC_ERR_BAD_VALUE);
+    IC_CHECK(cache == NULL);
+    IC_CHECK_RESULT(icNewton_Step(world, &cache, NULL, 0, NULL, NULL), IC_ERR_INVALID_ARGUMENT);
+    icDestroyWorld(world);
+    world = boxWorld(icVec3_Make(0, -9.81, 0), icDefaultSoftBodyDef(), &id);
+    icPlaneDef plane = icDefaultPlaneDef();
+    IC_REQUIRE(icWorld_AddPlane(world, &plane) == IC_OK);
+    IC_CHECK_RESULT(icNewton_Step(world, &cache, NULL, 0.01, NULL, NULL), IC_ERR_UNSUPPORTED);
+    icDestroyWorld(world);
+    icWorld *empty = icCreateWorld(NULL);
+    IC_CHECK_RESULT(icNewton_Step(empty, &cache, NULL, 0.01, NULL, NULL), IC_ERR_EMPTY);
+    icDestroyWorld(empty);
+    icNewtonCache_Destroy(cache);
+}
