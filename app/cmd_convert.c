@@ -43,7 +43,8 @@ static void describe(const char *path, const icTetMesh *mesh, const icMeshFileIn
                      const icOrientReport *report) {
     printf("%s: %s, %d vertices, %d tets, volume %.6g m^3\n", path, info->formatName,
            mesh->vertexCount, mesh->tetCount, icTetMesh_Volume(mesh, NULL));
-    if (info->skippedElements) printf("  skipped %d elements that are not tetrahedra\n", info->skippedElements);
+    if (info->skippedElements)
+        printf("  skipped %d elements that are not tetrahedra\n", info->skippedElements);
     if (info->quadraticTets)
         printf("  note: %d quadratic (10-node) tets read as linear tets from their corners\n",
                info->quadraticTets);
@@ -51,7 +52,8 @@ static void describe(const char *path, const icTetMesh *mesh, const icMeshFileIn
     if (info->hasRegions) printf("  regions: per-tet ids kept\n");
     if (report->flippedAll) printf("  orientation: every tet was reordered to positive volume\n");
     if (report->invertedCount)
-        printf("  warning: %d tets are inverted (kept; use --strict to refuse)\n", report->invertedCount);
+        printf("  warning: %d tets are inverted (kept; use --strict to refuse)\n",
+               report->invertedCount);
 }
 
 // A printf pattern with exactly one integer conversion (%d, %04d, ...).
@@ -72,9 +74,23 @@ static int convertCollection(const char *in, const char *out) {
     }
     bool cache = strcasecmp(extensionOf(out), ".pc2") == 0;
     if (!cache && !(isFramePattern(out) && isSurfaceExtension(extensionOf(out)))) {
-        fprintf(stderr, "isochor convert: from a .pvd write NAME.pc2 or a pattern like f%%04d.obj\n");
+        fprintf(stderr,
+                "isochor convert: from a .pvd write NAME.pc2 or a pattern like f%%04d.obj\n");
         icPvdList_Destroy(&list);
         return 2;
+    }
+    if (!cache) {
+        // A frame sequence goes into its own folder: make it.
+        const char *slash = strrchr(out, '/');
+        if (slash && slash != out) {
+            char dir[1024];
+            snprintf(dir, sizeof dir, "%.*s", (int)(slash - out), out);
+            if (icMakeDirectories(dir, &diag) != IC_OK) {
+                printDiag(&diag);
+                icPvdList_Destroy(&list);
+                return 1;
+            }
+        }
     }
     icPointCacheWriter writer;
     icTriSurface first = {0};
@@ -99,7 +115,8 @@ static int convertCollection(const char *in, const char *out) {
                 char objPath[1100];
                 snprintf(objPath, sizeof objPath, "%.*s.obj", (int)(extensionOf(out) - out), out);
                 if (icSaveSurfaceObj(objPath, &surface, &diag) != IC_OK ||
-                    icPointCache_Open(&writer, out, surface.vertexCount, 0.0f, 1.0f, &diag) != IC_OK) {
+                    icPointCache_Open(&writer, out, surface.vertexCount, 0.0f, 1.0f, &diag) !=
+                        IC_OK) {
                     printDiag(&diag);
                     status = 1;
                 } else {
@@ -113,11 +130,14 @@ static int convertCollection(const char *in, const char *out) {
             if (status == 0) {
                 // Same mesh every frame: the first frame's map picks the surface vertices.
                 bool same = true;
-                for (int i = 0; i < first.vertexCount && same; ++i) same = first.meshVertex[i] < mesh.vertexCount;
+                for (int i = 0; i < first.vertexCount && same; ++i)
+                    same = first.meshVertex[i] < mesh.vertexCount;
                 if (!same) {
-                    fprintf(stderr, "isochor convert: %s has fewer vertices than the first frame\n", list.files[f]);
+                    fprintf(stderr, "isochor convert: %s has fewer vertices than the first frame\n",
+                            list.files[f]);
                     status = 2;
-                } else if (icPointCache_Append(&writer, mesh.positions, first.meshVertex, &diag) != IC_OK) {
+                } else if (icPointCache_Append(&writer, mesh.positions, first.meshVertex, &diag) !=
+                           IC_OK) {
                     printDiag(&diag);
                     status = 1;
                 }

@@ -19,21 +19,28 @@
 
 extern char **environ;
 
-typedef enum icFieldKind { FIELD_NONE, FIELD_J, FIELD_PRESSURE, FIELD_STRESS, FIELD_DISPLACEMENT } icFieldKind;
+typedef enum icFieldKind {
+    FIELD_NONE,
+    FIELD_J,
+    FIELD_PRESSURE,
+    FIELD_STRESS,
+    FIELD_DISPLACEMENT
+} icFieldKind;
 
 static const char *s_fieldNames[] = {"none", "J", "pressure", "stress_norm", "displacement"};
-static const char *s_fieldLabels[] = {"", "J = DET F", "PRESSURE (PA)", "STRESS NORM (PA)", "DISPLACEMENT (M)"};
+static const char *s_fieldLabels[] = {"", "J = DET F", "PRESSURE (PA)", "STRESS NORM (PA)",
+                                      "DISPLACEMENT (M)"};
 
 // One frame kept for drawing: the boundary surface's vertices and field values as floats,
 // so that every frame of an animation fits in memory and the camera can frame them all.
 typedef struct icShot {
-    int index;        ///< frame number in the scene or collection
+    int index; ///< frame number in the scene or collection
     double time;
     int vertexCount;  ///< surface vertices
     float *positions; ///< (vertexCount x 3)
     int triangleCount;
-    int *triangles;   ///< (triangleCount x 3) into positions
-    float *values;    ///< per triangle (tet fields) or per vertex (displacement), or NULL
+    int *triangles; ///< (triangleCount x 3) into positions
+    float *values;  ///< per triangle (tet fields) or per vertex (displacement), or NULL
     bool perTriangle;
 } icShot;
 
@@ -46,7 +53,7 @@ typedef struct icShots {
 
 typedef struct icRenderArgs {
     const char *input, *outDir;
-    int frame;          ///< -1 with all
+    int frame; ///< -1 with all
     bool all, gif, mp4;
     icFieldKind field;
     int width, height;
@@ -55,13 +62,14 @@ typedef struct icRenderArgs {
 } icRenderArgs;
 
 static void usage(void) {
-    fprintf(stderr,
-            "usage: isochor render SCENE.json|RESULT.pvd [--frame N | --all] --out DIR\n"
-            "         [--field J|pressure|stress_norm|displacement|none] [--size WxH]\n"
-            "         [--range LO,HI] [--gif] [--mp4]\n"
-            "  Writes DIR/frame_NNNN.png: the boundary surface over a ground grid, coloured by the\n"
-            "  field (default J) with a colour bar. A scene is run for N frames first (every frame\n"
-            "  with --all). --gif and --mp4 need ffmpeg.\n");
+    fprintf(
+        stderr,
+        "usage: isochor render SCENE.json|RESULT.pvd [--frame N | --all] --out DIR\n"
+        "         [--field J|pressure|stress_norm|displacement|none] [--size WxH]\n"
+        "         [--range LO,HI] [--gif] [--mp4]\n"
+        "  Writes DIR/frame_NNNN.png: the boundary surface over a ground grid, coloured by the\n"
+        "  field (default J) with a colour bar. A scene is run for N frames first (every frame\n"
+        "  with --all). --gif and --mp4 need ffmpeg.\n");
 }
 
 static void printDiag(const icDiagnostic *diag) {
@@ -81,8 +89,8 @@ static void freeShots(icShots *shots) {
 }
 
 // Keeps a frame: the mesh's boundary at positions with its field (tet or vertex values).
-static bool addShot(icShots *shots, int index, double time, const icTetMesh *mesh, const icReal *positions,
-                    const icReal *tetValues, const icReal *vertexValues) {
+static bool addShot(icShots *shots, int index, double time, const icTetMesh *mesh,
+                    const icReal *positions, const icReal *tetValues, const icReal *vertexValues) {
     if (shots->count == shots->capacity) {
         int capacity = shots->capacity ? 2 * shots->capacity : 16;
         icShot *items = realloc(shots->items, sizeof *items * (size_t)capacity);
@@ -107,9 +115,11 @@ static bool addShot(icShots *shots, int index, double time, const icTetMesh *mes
         icVec3 p = icVec3_Load(surface.positions, i);
         shots->lower = icVec3_Min(shots->lower, p);
         shots->upper = icVec3_Max(shots->upper, p);
-        s->positions[3 * i] = (float)p.x, s->positions[3 * i + 1] = (float)p.y, s->positions[3 * i + 2] = (float)p.z;
+        s->positions[3 * i] = (float)p.x, s->positions[3 * i + 1] = (float)p.y,
+                         s->positions[3 * i + 2] = (float)p.z;
     }
-    if (ok) memcpy(s->triangles, surface.triangles, sizeof(int) * 3 * (size_t)surface.triangleCount);
+    if (ok)
+        memcpy(s->triangles, surface.triangles, sizeof(int) * 3 * (size_t)surface.triangleCount);
     s->perTriangle = tetValues != NULL;
     for (int i = 0; ok && i < n; ++i) {
         double v = tetValues ? tetValues[surface.meshTet[i]] : vertexValues[surface.meshVertex[i]];
@@ -143,7 +153,8 @@ static const icMeshField *findField(const icMeshFields *fields, icFieldKind kind
                                      {"stress_norm", "stressNorm", "stress"},
                                      {"displacement", "disp", "u"}};
     for (int i = 0; i < 3 && names[kind][i]; ++i) {
-        const icMeshField *f = icMeshFields_Find(fields, names[kind][i], kind != FIELD_DISPLACEMENT);
+        const icMeshField *f =
+            icMeshFields_Find(fields, names[kind][i], kind != FIELD_DISPLACEMENT);
         if (f) return f;
     }
     return NULL;
@@ -157,8 +168,8 @@ static int collectCollection(const icRenderArgs *args, icShots *shots) {
         return 2;
     }
     if (!args->all && args->frame >= list.count) {
-        fprintf(stderr, "isochor render: frame %d does not exist (%s has %d)\n", args->frame, args->input,
-                list.count);
+        fprintf(stderr, "isochor render: frame %d does not exist (%s has %d)\n", args->frame,
+                args->input, list.count);
         icPvdList_Destroy(&list);
         return 2;
     }
@@ -178,7 +189,8 @@ static int collectCollection(const icRenderArgs *args, icShots *shots) {
         if (f == 0) {
             referenceCount = mesh.vertexCount;
             reference = malloc(sizeof(icReal) * 3 * (size_t)mesh.vertexCount);
-            if (reference) memcpy(reference, mesh.positions, sizeof(icReal) * 3 * (size_t)mesh.vertexCount);
+            if (reference)
+                memcpy(reference, mesh.positions, sizeof(icReal) * 3 * (size_t)mesh.vertexCount);
         }
         const icReal *tetValues = NULL;
         icReal *vertexValues = NULL;
@@ -189,9 +201,12 @@ static int collectCollection(const icRenderArgs *args, icShots *shots) {
                     vertexValues = displacementMagnitude(mesh.vertexCount, field->data, NULL, NULL);
                 } else if (field && field->components == 1) {
                     vertexValues = malloc(sizeof(icReal) * (size_t)mesh.vertexCount);
-                    if (vertexValues) memcpy(vertexValues, field->data, sizeof(icReal) * (size_t)mesh.vertexCount);
+                    if (vertexValues)
+                        memcpy(vertexValues, field->data,
+                               sizeof(icReal) * (size_t)mesh.vertexCount);
                 } else if (reference && referenceCount == mesh.vertexCount) {
-                    vertexValues = displacementMagnitude(mesh.vertexCount, NULL, mesh.positions, reference);
+                    vertexValues =
+                        displacementMagnitude(mesh.vertexCount, NULL, mesh.positions, reference);
                 }
                 if (!vertexValues) status = 2;
             } else if (field && field->components == 1) {
@@ -203,11 +218,13 @@ static int collectCollection(const icRenderArgs *args, icShots *shots) {
                 fprintf(stderr, "isochor render: %s has no %s field; it has:", list.files[f],
                         s_fieldNames[args->field]);
                 for (int i = 0; i < fields.count; ++i)
-                    fprintf(stderr, " %s (%s)", fields.items[i].name, fields.items[i].perCell ? "cell" : "point");
+                    fprintf(stderr, " %s (%s)", fields.items[i].name,
+                            fields.items[i].perCell ? "cell" : "point");
                 fprintf(stderr, "\n");
             }
         }
-        if (status == 0 && wanted && !addShot(shots, f, list.times[f], &mesh, NULL, tetValues, vertexValues)) {
+        if (status == 0 && wanted &&
+            !addShot(shots, f, list.times[f], &mesh, NULL, tetValues, vertexValues)) {
             fprintf(stderr, "isochor render: out of memory keeping frame %d\n", f);
             status = 1;
         }
@@ -232,12 +249,14 @@ static bool shootWorld(icShots *shots, int index, icWorld *world, icFieldKind fi
     view.tets = (int *)icWorld_GetTets(world);
     icReal *tetValues = NULL, *vertexValues = NULL;
     if (field == FIELD_DISPLACEMENT) {
-        vertexValues = displacementMagnitude(view.vertexCount, NULL, view.positions, icWorld_GetRestPositions(world));
+        vertexValues = displacementMagnitude(view.vertexCount, NULL, view.positions,
+                                             icWorld_GetRestPositions(world));
         if (!vertexValues) return false;
     } else if (field != FIELD_NONE) {
         tetValues = malloc(sizeof(icReal) * (size_t)view.tetCount);
         if (!tetValues) return false;
-        icWorld_GetTetFields(world, field == FIELD_J ? tetValues : NULL, field == FIELD_PRESSURE ? tetValues : NULL,
+        icWorld_GetTetFields(world, field == FIELD_J ? tetValues : NULL,
+                             field == FIELD_PRESSURE ? tetValues : NULL,
                              field == FIELD_STRESS ? tetValues : NULL);
     }
     bool ok = addShot(shots, index, icWorld_GetTime(world), &view, NULL, tetValues, vertexValues);
@@ -313,22 +332,31 @@ static int drawShots(const icRenderArgs *args, const icShots *shots) {
             double d = fmax(fabs(lo - def.centre), fabs(hi - def.centre));
             lo = def.centre - d, hi = def.centre + d;
         }
-        if (!(hi - lo > 1e-9 * fmax(1.0, fabs(hi)))) lo -= 1e-3 * fmax(1e-3, fabs(lo)), hi += 1e-3 * fmax(1e-3, fabs(hi));
+        if (!(hi - lo > 1e-9 * fmax(1.0, fabs(hi))))
+            lo -= 1e-3 * fmax(1e-3, fabs(lo)), hi += 1e-3 * fmax(1e-3, fabs(hi));
         def.fieldMin = lo, def.fieldMax = hi;
     }
     for (int i = 0; i < shots->count; ++i) {
         const icShot *s = &shots->items[i];
         icReal *positions = malloc(sizeof(icReal) * 3 * (size_t)s->vertexCount);
-        icReal *values = s->values ? malloc(sizeof(icReal) * (size_t)(s->perTriangle ? s->triangleCount : s->vertexCount)) : NULL;
+        icReal *values = s->values
+                             ? malloc(sizeof(icReal) *
+                                      (size_t)(s->perTriangle ? s->triangleCount : s->vertexCount))
+                             : NULL;
         if (!positions || (s->values && !values)) {
             free(positions), free(values);
             fprintf(stderr, "isochor render: out of memory\n");
             return 1;
         }
         for (int k = 0; k < 3 * s->vertexCount; ++k) positions[k] = s->positions[k];
-        for (int k = 0; values && k < (s->perTriangle ? s->triangleCount : s->vertexCount); ++k) values[k] = s->values[k];
-        icRenderMesh mesh = {s->vertexCount, positions, s->triangleCount, s->triangles,
-                             s->perTriangle ? NULL : values, s->perTriangle ? values : NULL};
+        for (int k = 0; values && k < (s->perTriangle ? s->triangleCount : s->vertexCount); ++k)
+            values[k] = s->values[k];
+        icRenderMesh mesh = {s->vertexCount,
+                             positions,
+                             s->triangleCount,
+                             s->triangles,
+                             s->perTriangle ? NULL : values,
+                             s->perTriangle ? values : NULL};
         char title[96];
         snprintf(title, sizeof title, "FRAME %d  T = %.4g S", s->index, s->time);
         def.title = title;
@@ -346,7 +374,9 @@ static int drawShots(const icRenderArgs *args, const icShots *shots) {
         }
         if (shots->count == 1) printf("wrote %s\n", path);
     }
-    if (shots->count > 1) printf("wrote %d pictures %s/frame_0000.png ... frame_%04d.png\n", shots->count, args->outDir, shots->count - 1);
+    if (shots->count > 1)
+        printf("wrote %d pictures %s/frame_0000.png ... frame_%04d.png\n", shots->count,
+               args->outDir, shots->count - 1);
     return 0;
 }
 
@@ -354,17 +384,26 @@ static int drawShots(const icRenderArgs *args, const icShots *shots) {
 static int encode(const icRenderArgs *args, bool mp4) {
     char ffmpeg[1024];
     if (!icFindProgram("ffmpeg", ffmpeg, sizeof ffmpeg)) {
-        fprintf(stderr, "isochor render: ffmpeg is not installed; no %s written (apt-get install ffmpeg)\n",
+        fprintf(stderr,
+                "isochor render: ffmpeg is not installed; no %s written (apt-get install ffmpeg)\n",
                 mp4 ? "MP4" : "GIF");
         return 0;
     }
     char pattern[1200], out[1200];
     snprintf(pattern, sizeof pattern, "%s/frame_%%04d.png", args->outDir);
     snprintf(out, sizeof out, "%s/animation.%s", args->outDir, mp4 ? "mp4" : "gif");
-    char *gifArgs[] = {ffmpeg, "-y", "-loglevel", "error", "-framerate", "25", "-i", pattern, "-vf",
-                       "split[a][b];[a]palettegen[p];[b][p]paletteuse", out, NULL};
-    char *mp4Args[] = {ffmpeg, "-y", "-loglevel", "error", "-framerate", "25", "-i", pattern, "-c:v", "libx264",
-                       "-pix_fmt", "yuv420p", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", out, NULL};
+    char *gifArgs[] = {
+        ffmpeg, "-y", "-loglevel", "error", "-framerate",
+        "25",   "-i", pattern,     "-vf",   "split[a][b];[a]palettegen[p];[b][p]paletteuse",
+        out,    NULL};
+    char *mp4Args[] = {ffmpeg,       "-y",
+                       "-loglevel",  "error",
+                       "-framerate", "25",
+                       "-i",         pattern,
+                       "-c:v",       "libx264",
+                       "-pix_fmt",   "yuv420p",
+                       "-vf",        "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+                       out,          NULL};
     pid_t pid;
     if (posix_spawn(&pid, ffmpeg, NULL, NULL, mp4 ? mp4Args : gifArgs, environ) != 0) {
         fprintf(stderr, "isochor render: cannot run ffmpeg\n");
@@ -387,8 +426,9 @@ static bool parseArgs(int argc, char **argv, icRenderArgs *args) {
     args->height = 640;
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i];
-        bool needsValue = strcmp(a, "--frame") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--field") == 0 ||
-                          strcmp(a, "--size") == 0 || strcmp(a, "--range") == 0;
+        bool needsValue = strcmp(a, "--frame") == 0 || strcmp(a, "--out") == 0 ||
+                          strcmp(a, "--field") == 0 || strcmp(a, "--size") == 0 ||
+                          strcmp(a, "--range") == 0;
         if (needsValue && i + 1 >= argc) {
             fprintf(stderr, "isochor render: %s needs a value\n", a);
             return false;
@@ -409,9 +449,13 @@ static bool parseArgs(int argc, char **argv, icRenderArgs *args) {
             const char *name = argv[++i];
             bool found = false;
             for (int k = 0; k < 5 && !found; ++k)
-                if (strcasecmp(name, s_fieldNames[k]) == 0) args->field = (icFieldKind)k, found = true;
+                if (strcasecmp(name, s_fieldNames[k]) == 0)
+                    args->field = (icFieldKind)k, found = true;
             if (!found) {
-                fprintf(stderr, "isochor render: unknown field '%s' (J, pressure, stress_norm, displacement, none)\n", name);
+                fprintf(stderr,
+                        "isochor render: unknown field '%s' (J, pressure, stress_norm, "
+                        "displacement, none)\n",
+                        name);
                 return false;
             }
         } else if (strcmp(a, "--size") == 0) {
@@ -421,7 +465,8 @@ static bool parseArgs(int argc, char **argv, icRenderArgs *args) {
                 return false;
             }
         } else if (strcmp(a, "--range") == 0) {
-            if (sscanf(argv[++i], "%lf,%lf", &args->rangeLo, &args->rangeHi) != 2 || !(args->rangeLo < args->rangeHi)) {
+            if (sscanf(argv[++i], "%lf,%lf", &args->rangeLo, &args->rangeHi) != 2 ||
+                !(args->rangeLo < args->rangeHi)) {
                 fprintf(stderr, "isochor render: --range wants LO,HI with LO < HI\n");
                 return false;
             }

@@ -10,13 +10,14 @@
 #include <string.h>
 
 static void usage(void) {
-    fprintf(stderr,
-            "usage: isochor tetrahedralize IN.obj|ply|stl|off OUT [--max-volume V] [--quality Q]\n"
-            "                              [--tetgen PROGRAM] [--keep-temp]\n"
-            "  OUT           .ele/.node, .msh, .vtu, .vtk or .mesh\n"
-            "  --max-volume  largest tet volume in cubic metres (default: no limit)\n"
-            "  --quality     radius-edge ratio bound, >= 1.1 (default 1.414; 0 = no refinement)\n"
-            "Needs Debian's tetgen program (apt-get install tetgen); it runs as a separate process.\n");
+    fprintf(
+        stderr,
+        "usage: isochor tetrahedralize IN.obj|ply|stl|off OUT [--max-volume V] [--quality Q]\n"
+        "                              [--tetgen PROGRAM] [--keep-temp]\n"
+        "  OUT           .ele/.node, .msh, .vtu, .vtk or .mesh\n"
+        "  --max-volume  largest tet volume in cubic metres (default: no limit)\n"
+        "  --quality     radius-edge ratio bound, >= 1.1 (default 1.414; 0 = no refinement)\n"
+        "Needs Debian's tetgen program (apt-get install tetgen); it runs as a separate process.\n");
 }
 
 static bool parseReal(const char *text, double *value) {
@@ -30,7 +31,8 @@ int icCli_Tetrahedralize(int argc, char **argv) {
     icTetrahedralizeDef def = icDefaultTetrahedralizeDef();
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i];
-        if ((strcmp(a, "--max-volume") == 0 || strcmp(a, "--quality") == 0 || strcmp(a, "--tetgen") == 0) &&
+        if ((strcmp(a, "--max-volume") == 0 || strcmp(a, "--quality") == 0 ||
+             strcmp(a, "--tetgen") == 0) &&
             i + 1 >= argc) {
             fprintf(stderr, "isochor tetrahedralize: %s needs a value\n", a);
             return 2;
@@ -41,7 +43,8 @@ int icCli_Tetrahedralize(int argc, char **argv) {
                 return 2;
             }
         } else if (strcmp(a, "--quality") == 0) {
-            if (!parseReal(argv[++i], &def.quality) || (def.quality != 0 && !(def.quality >= 1.0))) {
+            if (!parseReal(argv[++i], &def.quality) ||
+                (def.quality != 0 && !(def.quality >= 1.0))) {
                 fprintf(stderr, "isochor tetrahedralize: --quality wants 0 or a ratio >= 1\n");
                 return 2;
             }

@@ -73,7 +73,8 @@ int main(int argc, char **argv) {
         {"VTU appended raw", "m.vtu", true, 500},
     };
     const int count = (int)(sizeof cases / sizeof cases[0]);
-    printf("%-28s %9s %9s %9s %9s %8s\n", "format", "size MB", "write ms", "load ms", "MB/s", "target");
+    printf("%-28s %9s %9s %9s %9s %8s\n", "format", "size MB", "write ms", "load ms", "MB/s",
+           "target");
     for (int i = 0; i < count; ++i) {
         char path[1200];
         snprintf(path, sizeof path, "%s/%s", dir, cases[i].file);
@@ -101,8 +102,8 @@ int main(int argc, char **argv) {
             icTetMesh_Destroy(&back);
         }
         double rate = mb / best;
-        printf("%-28s %9.1f %9.0f %9.0f %9.0f %6.0f %s\n", cases[i].name, mb, writeMs, 1e3 * best, rate,
-               cases[i].target, rate >= cases[i].target ? "ok" : "BELOW");
+        printf("%-28s %9.1f %9.0f %9.0f %9.0f %6.0f %s\n", cases[i].name, mb, writeMs, 1e3 * best,
+               rate, cases[i].target, rate >= cases[i].target ? "ok" : "BELOW");
         remove(path);
         if (strstr(cases[i].file, ".ele")) {
             char node[1200];
@@ -118,27 +119,30 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 3 * mesh.vertexCount; ++i) vectors[i] = 1e-3 * (i % 17);
     for (int t = 0; t < mesh.tetCount; ++t) scalars[t] = 1 + 1e-4 * (t % 13);
     icField pointFields[2] = {{"displacement", 3, vectors}, {"velocity", 3, vectors}};
-    icField cellFields[3] = {{"J", 1, scalars}, {"pressure", 1, scalars}, {"stress_norm", 1, scalars}};
+    icField cellFields[3] = {
+        {"J", 1, scalars}, {"pressure", 1, scalars}, {"stress_norm", 1, scalars}};
     char path[1200];
     snprintf(path, sizeof path, "%s/frame.vtu", dir);
     double best = 1e30;
     for (int r = 0; r < 3; ++r) {
         double t0 = now();
-        if (icWriteVtu(path, mesh.vertexCount, mesh.positions, mesh.tetCount, mesh.tets, pointFields, 2,
-                       cellFields, 3, &diag) != IC_OK)
+        if (icWriteVtu(path, mesh.vertexCount, mesh.positions, mesh.tetCount, mesh.tets,
+                       pointFields, 2, cellFields, 3, &diag) != IC_OK)
             fail("VTU frame", &diag);
         double s = now() - t0;
         if (s < best) best = s;
     }
     double mb = fileMegabytes(path);
-    printf("\nVTU frame write (5 fields): %.1f MB in %.0f ms = %.0f MB/s\n", mb, 1e3 * best, mb / best);
+    printf("\nVTU frame write (5 fields): %.1f MB in %.0f ms = %.0f MB/s\n", mb, 1e3 * best,
+           mb / best);
     // ... and reading it back with its fields.
     best = 1e30;
     for (int r = 0; r < 3; ++r) {
         icTetMesh back;
         icMeshFields fields;
         double t0 = now();
-        if (icLoadMeshEx(path, NULL, &back, &fields, NULL, NULL, &diag) != IC_OK) fail("VTU frame read", &diag);
+        if (icLoadMeshEx(path, NULL, &back, &fields, NULL, NULL, &diag) != IC_OK)
+            fail("VTU frame read", &diag);
         double s = now() - t0;
         if (s < best) best = s;
         icMeshFields_Destroy(&fields);

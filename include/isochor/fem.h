@@ -196,7 +196,8 @@ typedef struct icNewtonStats {
 typedef struct icNewtonInput {
     const unsigned char *freeMask; ///< 1 = free DOF, 0 = prescribed; NULL = all free
     const icReal *targets;         ///< positions of prescribed DOFs at the end of the step
-                                   ///< (only masked entries are read); NULL = keep them
+                                   ///< (only masked entries are read); NULL: they follow
+                                   ///< x^n + dt v^n in a step and stay put in a static solve
     const icReal *externalForce;   ///< added nodal forces, N; may be NULL
     icVec3 gravity;                ///< m/s^2, applied as m_i g
 } icNewtonInput;

@@ -26,19 +26,19 @@ typedef enum icMeshFormat {
 /// What a reader found besides the mesh: notes for the user, not errors.
 typedef struct icMeshFileInfo {
     icMeshFormat format;
-    char formatName[48];      ///< e.g. "gmsh 4.1 binary", "vtk 5.1 ascii"
-    int skippedElements;      ///< elements that are not tetrahedra (triangles, lines, ...)
-    int quadraticTets;        ///< 10-node tets read as linear tets from their corners
-    int droppedVertices;      ///< vertices no tet uses, removed (mid-edge nodes, ...)
-    bool hasRegions;          ///< mesh->regions came from the file
+    char formatName[48]; ///< e.g. "gmsh 4.1 binary", "vtk 5.1 ascii"
+    int skippedElements; ///< elements that are not tetrahedra (triangles, lines, ...)
+    int quadraticTets;   ///< 10-node tets read as linear tets from their corners
+    int droppedVertices; ///< vertices no tet uses, removed (mid-edge nodes, ...)
+    bool hasRegions;     ///< mesh->regions came from the file
 } icMeshFileInfo;
 
 /// A named point or cell array read along with a mesh (VTK/VTU point and cell data).
 typedef struct icMeshField {
     char name[64];
-    int components;  ///< values per point or cell, 1..9
-    bool perCell;    ///< one tuple per tet (true) or per vertex (false)
-    icReal *data;    ///< (tetCount or vertexCount) x components, in the loaded mesh's order
+    int components; ///< values per point or cell, 1..9
+    bool perCell;   ///< one tuple per tet (true) or per vertex (false)
+    icReal *data;   ///< (tetCount or vertexCount) x components, in the loaded mesh's order
 } icMeshField;
 
 /// The fields of a file; release with icMeshFields_Destroy.
@@ -134,8 +134,8 @@ typedef struct icPointCacheWriter {
 icResult icPointCache_Open(icPointCacheWriter *writer, const char *path, int pointCount,
                            float startFrame, float sampleRate, icDiagnostic *diag);
 /// Appends one sample: positions[index[i]] for i < pointCount (index NULL: positions[i]).
-icResult icPointCache_Append(icPointCacheWriter *writer, const icReal *positions,
-                             const int *index, icDiagnostic *diag);
+icResult icPointCache_Append(icPointCacheWriter *writer, const icReal *positions, const int *index,
+                             icDiagnostic *diag);
 /// Writes the sample count into the header and commits the file.
 icResult icPointCache_Close(icPointCacheWriter *writer, icDiagnostic *diag);
 /// Drops the cache (nothing appears under the final name).

@@ -111,12 +111,21 @@ icResult icScene_LoadString(const char *text, const char *name, const char *base
                             icScene *scene, icDiagnostic *diag);
 void icScene_Destroy(icScene *scene);
 
+/// Reports a finished frame: frames done so far, frames asked for, solver milliseconds per
+/// frame so far and the current V/V0.
+typedef void icRunProgressFn(int done, int total, double msPerFrame, icReal volumeRatio,
+                             void *context);
+
 /// Options of a run.
 typedef struct icRunOptions {
     const char *outputDir; ///< overrides the scene's (NULL keeps it)
     int frames;            ///< overrides the scene's when >= 0
     bool progress;         ///< print a progress bar on stderr
     bool writeOutput;      ///< write frame files (VTU + PVD)
+    /// Called after every completed frame when set (NULL = none), independently of
+    /// progress: lets a caller report progress its own way (log lines, a GUI).
+    icRunProgressFn *progressFn;
+    void *progressContext; ///< passed to progressFn
 } icRunOptions;
 icRunOptions icDefaultRunOptions(void);
 

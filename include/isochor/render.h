@@ -35,7 +35,7 @@ void icColourMap_Sample(icColourMap map, icReal t, uint8_t rgb[3]);
 /// A pinhole camera.
 typedef struct icCamera {
     icVec3 eye, target, up;
-    icReal fovDeg;    ///< vertical field of view
+    icReal fovDeg; ///< vertical field of view
     int width, height;
 } icCamera;
 
@@ -45,19 +45,19 @@ bool icCamera_Project(const icCamera *camera, icVec3 point, icReal *x, icReal *y
 
 /// How a picture is drawn. Get defaults from icDefaultRenderDef().
 typedef struct icRenderDef {
-    int width, height;        ///< pixels, 16..8192; default 960 x 640
-    icVec3 viewDirection;     ///< from the target towards the eye (any length); default (1, 0.75, 1.6)
-    icVec3 up;                ///< default +y (gravity is -y)
-    icReal fovDeg;            ///< vertical field of view, degrees; default 30
-    bool hasFrame;            ///< frame these bounds instead of the mesh's (steady animations)
+    int width, height;    ///< pixels, 16..8192; default 960 x 640
+    icVec3 viewDirection; ///< from the target towards the eye (any length); default (1, 0.75, 1.6)
+    icVec3 up;            ///< default +y (gravity is -y)
+    icReal fovDeg;        ///< vertical field of view, degrees; default 30
+    bool hasFrame;        ///< frame these bounds instead of the mesh's (steady animations)
     icVec3 frameLower, frameUpper;
-    bool groundGrid;          ///< draw the ground plane with a grid; default true
-    bool hasGroundHeight;     ///< put the ground at groundHeight instead of the frame's lowest y
-    icReal groundHeight;      ///< metres
-    bool colourBar;           ///< draw a colour bar when a field is given; default true
-    icColourMap colourMap;    ///< default sequential
-    icReal fieldMin, fieldMax;///< colour range; fieldMin >= fieldMax means the data's range
-    bool centred;             ///< make the data's range symmetric about centre (J about 1)
+    bool groundGrid;           ///< draw the ground plane with a grid; default true
+    bool hasGroundHeight;      ///< put the ground at groundHeight instead of the frame's lowest y
+    icReal groundHeight;       ///< metres
+    bool colourBar;            ///< draw a colour bar when a field is given; default true
+    icColourMap colourMap;     ///< default sequential
+    icReal fieldMin, fieldMax; ///< colour range; fieldMin >= fieldMax means the data's range
+    bool centred;              ///< make the data's range symmetric about centre (J about 1)
     icReal centre;
     const char *fieldLabel;   ///< shown above the colour bar (NULL: none)
     const char *title;        ///< shown in the top-left corner (NULL: none)
@@ -71,7 +71,7 @@ icRenderDef icDefaultRenderDef(void);
 /// triangle (per-vertex values are interpolated, per-triangle ones drawn flat).
 typedef struct icRenderMesh {
     int vertexCount;
-    const icReal *positions;      ///< (vertexCount x 3)
+    const icReal *positions; ///< (vertexCount x 3)
     int triangleCount;
     const int *triangles;         ///< (triangleCount x 3)
     const icReal *vertexValues;   ///< (vertexCount) or NULL
@@ -81,9 +81,9 @@ typedef struct icRenderMesh {
 /// Where things landed in the picture.
 typedef struct icRenderInfo {
     icCamera camera;
-    int surfacePixels;           ///< pixels showing the mesh
+    int surfacePixels;              ///< pixels showing the mesh
     int barX0, barY0, barX1, barY1; ///< colour bar rectangle (all 0 when none)
-    icReal fieldMin, fieldMax;   ///< the range the colours span
+    icReal fieldMin, fieldMax;      ///< the range the colours span
 } icRenderInfo;
 
 /// Draws mesh into image (created here; free with icImage_Destroy). info may be NULL.

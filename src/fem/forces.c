@@ -2,24 +2,44 @@
 // Mesh-level elastic energy, forces, per-tet Hessians and matrix-free stiffness products.
 #include "core/core.h"
 #include "fem/fem_internal.h"
+#include "fem/material_internal.h"
 
-icReal icFem_Energy(const icFemModel *model, const icReal *x) {
+// Per-tet energy and/or stress in groups of four, so that models needing the SVD of F
+// (corotated, clamped Neo-Hookean) get it from one batch (icMat3_SvdBatch).
+static icReal energyAndForces(const icFemModel *model, const icReal *x, icReal *f) {
     // Kahan summation: near convergence the line search compares energies whose difference
     // is close to rounding (spec 5.7).
     icKahanSum sum = {0, 0};
-    for (int t = 0; t < model->tetCount; ++t) {
-        const icMaterial *m = &model->materials[model->tetMaterial[t]];
-        icKahan_Add(&sum, model->rest[t].W * icMaterial_Energy(m, icFem_TetF(model, x, t)));
+    enum { GROUP = 4 };
+    for (int t0 = 0; t0 < model->tetCount; t0 += GROUP) {
+        int count = model->tetCount - t0 < GROUP ? model->tetCount - t0 : GROUP;
+        icMat3 F[GROUP];
+        icSvd3 svd[GROUP];
+        bool needSvd = false;
+        for (int k = 0; k < count; ++k) {
+            F[k] = icFem_TetF(model, x, t0 + k);
+            needSvd |= icMaterial_NeedsSvd(&model->materials[model->tetMaterial[t0 + k]], false);
+        }
+        if (needSvd) icMat3_SvdBatch(count, F, svd);
+        for (int k = 0; k < count; ++k) {
+            int t = t0 + k;
+            const icMaterial *m = &model->materials[model->tetMaterial[t]];
+            icMat3 P;
+            icReal psi = icMaterial_EvaluateSvd(m, F[k], needSvd ? &svd[k] : NULL, f ? &P : NULL,
+                                                NULL, false);
+            icKahan_Add(&sum, model->rest[t].W * psi);
+            if (f) icFem_ScatterStress(model, t, P, f);
+        }
     }
     return sum.sum;
 }
 
+icReal icFem_Energy(const icFemModel *model, const icReal *x) {
+    return energyAndForces(model, x, NULL);
+}
+
 void icFem_AddForces(const icFemModel *model, const icReal *x, icReal *f) {
-    for (int t = 0; t < model->tetCount; ++t) {
-        const icMaterial *m = &model->materials[model->tetMaterial[t]];
-        icMat3 P = icMaterial_Stress(m, icFem_TetF(model, x, t));
-        icFem_ScatterStress(model, t, P, f);
-    }
+    energyAndForces(model, x, f);
 }
 
 void icFem_ComputeHessians(const icFemModel *model, const icReal *x, bool project,

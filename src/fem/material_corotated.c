@@ -66,3 +66,36 @@ void icCorotated_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessia
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) icMat3_Set(&out->A, i, j, m->lambda + (i == j ? 2 * m->mu : 0));
 }
+
+// Hf = 2mu I9 + lambda vec(R) vec(R)^T + sum_k (twist_k - 2mu) t_k t_k^T (spec 3.3: the flips
+// are 2mu and the scaling block 2mu I + lambda 1 1^T, whose 1-direction is vec(R)/sqrt3).
+// With project, the twists are clamped at 0 (and the volume value 2mu + 3lambda too).
+void icCorotated_Hessian(const icMaterial *m, const icSvd3 *svd, bool project, icReal h[81]) {
+    icSingularHessian sh;
+    icCorotated_SingularHessian(m, svd->s, &sh);
+    icMat3 R = icMat3_MulTrans(svd->U, svd->V);
+    const icReal *r = (const icReal *)&R;
+    icReal lam = m->lambda;
+    if (project && 2 * m->mu + 3 * lam < 0) lam = -2 * m->mu / 3; // volume eigenvalue -> 0
+    for (int c = 0; c < 9; ++c)
+        for (int q = 0; q < 9; ++q) h[q + 9 * c] = lam * r[q] * r[c];
+    for (int i = 0; i < 9; ++i) h[10 * i] += 2 * m->mu;
+    for (int k = 0; k < 3; ++k) {
+        icReal value = sh.twist[k];
+        if (project && value < 0) value = 0;
+        icReal w = value - 2 * m->mu;
+        if (w == 0) continue;
+        int i = (k + 1) % 3, j = (k + 2) % 3;
+        // t_k = vec(u_i v_j^T - u_j v_i^T) / sqrt2
+        icReal t[9];
+        for (int col = 0; col < 3; ++col)
+            for (int row = 0; row < 3; ++row)
+                t[3 * col + row] = 0.70710678118654752440 *
+                                   (icVec3_Get(svd->U.col[i], row) * icVec3_Get(svd->V.col[j], col) -
+                                    icVec3_Get(svd->U.col[j], row) * icVec3_Get(svd->V.col[i], col));
+        for (int c = 0; c < 9; ++c) {
+            icReal wc = w * t[c];
+            for (int q = 0; q < 9; ++q) h[q + 9 * c] += wc * t[q];
+        }
+    }
+}

@@ -26,18 +26,22 @@ icReal icStvk_Energy(const icMaterial *m, icMat3 F);
 icMat3 icStvk_Stress(const icMaterial *m, icMat3 F);
 icMat3 icStvk_Differential(const icMaterial *m, icMat3 F, icMat3 dF);
 void icStvk_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out);
+void icStvk_Hessian(const icMaterial *m, icMat3 F, icReal h[81]);
 
 // Corotated linear elasticity (spec 2.3); everything from the rotation-variant SVD of F.
 icReal icCorotated_Energy(const icMaterial *m, const icSvd3 *svd);
 icMat3 icCorotated_Stress(const icMaterial *m, const icSvd3 *svd);
 icMat3 icCorotated_Differential(const icMaterial *m, const icSvd3 *svd, icMat3 dF);
 void icCorotated_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out);
+/// Exact (project false) or projected Hessian from the SVD, in closed form.
+void icCorotated_Hessian(const icMaterial *m, const icSvd3 *svd, bool project, icReal h[81]);
 
 // Neo-Hookean with log J (spec 2.4), evaluated at an F with J > 0 (callers clamp first).
 icReal icNeoHookean_Energy(const icMaterial *m, icMat3 F);
 icMat3 icNeoHookean_Stress(const icMaterial *m, icMat3 F);
 icMat3 icNeoHookean_Differential(const icMaterial *m, icMat3 F, icMat3 dF);
 void icNeoHookean_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out);
+void icNeoHookean_Hessian(const icMaterial *m, icMat3 F, icReal h[81]);
 /// The F at which Neo-Hookean is evaluated: F itself, or U diag(max(s, clamp)) V^T when the
 /// material's clamp (or, for J <= 0, its fallback clamp) applies. Returns true when clamped;
 /// svd (may be NULL) receives the SVD of the returned F when it had to be computed. known

@@ -74,3 +74,20 @@ bool icNeoHookean_EffectiveF(const icMaterial *m, icMat3 F, const icSvd3 *known,
     if (haveSvd) *haveSvd = true;
     return clamped;
 }
+
+// Hf[(i,j),(a,b)] = mu delta_ia delta_jb + (mu - lambda ln J) G_ib G_aj + lambda G_ij G_ab
+// with G = F^-T: the coefficients of dF_ab in dP_ij above, written out.
+void icNeoHookean_Hessian(const icMaterial *m, icMat3 F, icReal h[81]) {
+    icReal J;
+    icMat3 g = inverseTranspose(F, &J);
+    icReal c = m->mu - m->lambda * log(J);
+    for (int b = 0; b < 3; ++b)
+        for (int a = 0; a < 3; ++a)
+            for (int j = 0; j < 3; ++j)
+                for (int i = 0; i < 3; ++i) {
+                    icReal v = c * icMat3_At(&g, i, b) * icMat3_At(&g, a, j) +
+                               m->lambda * icMat3_At(&g, i, j) * icMat3_At(&g, a, b);
+                    if (i == a && j == b) v += m->mu;
+                    h[IC_VEC(i, j) + 9 * IC_VEC(a, b)] = v;
+                }
+}

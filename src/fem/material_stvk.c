@@ -52,3 +52,20 @@ void icStvk_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *ou
             icMat3_Set(&out->A, i, j, v);
         }
 }
+
+// Hf[(i,j),(a,b)] = delta_ia S_bj + mu (F_ib F_aj + (F F^T)_ia delta_bj) + lambda F_ij F_ab,
+// the coefficients of dF_ab in dP_ij above, written out.
+void icStvk_Hessian(const icMaterial *m, icMat3 F, icReal h[81]) {
+    icMat3 S = secondPiola(m, greenStrain(F));
+    icMat3 ffT = icMat3_MulTrans(F, F);
+    for (int b = 0; b < 3; ++b)
+        for (int a = 0; a < 3; ++a)
+            for (int j = 0; j < 3; ++j)
+                for (int i = 0; i < 3; ++i) {
+                    icReal v = m->mu * icMat3_At(&F, i, b) * icMat3_At(&F, a, j) +
+                               m->lambda * icMat3_At(&F, i, j) * icMat3_At(&F, a, b);
+                    if (i == a) v += icMat3_At(&S, b, j);
+                    if (b == j) v += m->mu * icMat3_At(&ffT, i, a);
+                    h[IC_VEC(i, j) + 9 * IC_VEC(a, b)] = v;
+                }
+}

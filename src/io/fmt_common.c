@@ -15,8 +15,10 @@ int icScalar_Size(icScalarType type) {
 double icScalar_Get(icScalarType type, const void *p, size_t i, bool swap) {
     const uint8_t *b = (const uint8_t *)p + i * (size_t)icScalar_Size(type);
     switch (type) {
-    case IC_SCALAR_I8: return (double)(int8_t)b[0];
-    case IC_SCALAR_U8: return (double)b[0];
+    case IC_SCALAR_I8:
+        return (double)(int8_t)b[0];
+    case IC_SCALAR_U8:
+        return (double)b[0];
     case IC_SCALAR_I16:
     case IC_SCALAR_U16: {
         uint16_t v;
@@ -24,13 +26,20 @@ double icScalar_Get(icScalarType type, const void *p, size_t i, bool swap) {
         if (swap) v = (uint16_t)((v >> 8) | (v << 8));
         return type == IC_SCALAR_I16 ? (double)(int16_t)v : (double)v;
     }
-    case IC_SCALAR_I32: return (double)icFmt_I32(b, swap);
-    case IC_SCALAR_U32: return (double)icFmt_U32(b, swap);
-    case IC_SCALAR_I64: return (double)(int64_t)icFmt_U64(b, swap);
-    case IC_SCALAR_U64: return (double)icFmt_U64(b, swap);
-    case IC_SCALAR_F32: return (double)icFmt_F32(b, swap);
-    case IC_SCALAR_F64: return icFmt_F64(b, swap);
-    default: return 0.0;
+    case IC_SCALAR_I32:
+        return (double)icFmt_I32(b, swap);
+    case IC_SCALAR_U32:
+        return (double)icFmt_U32(b, swap);
+    case IC_SCALAR_I64:
+        return (double)(int64_t)icFmt_U64(b, swap);
+    case IC_SCALAR_U64:
+        return (double)icFmt_U64(b, swap);
+    case IC_SCALAR_F32:
+        return (double)icFmt_F32(b, swap);
+    case IC_SCALAR_F64:
+        return icFmt_F64(b, swap);
+    default:
+        return 0.0;
     }
 }
 
@@ -57,7 +66,8 @@ long long icScalar_GetInt(icScalarType type, const void *p, size_t i, bool swap,
         }
         return (long long)d;
     }
-    default: return (long long)icScalar_Get(type, p, i, swap);
+    default:
+        return (long long)icScalar_Get(type, p, i, swap);
     }
 }
 
@@ -142,8 +152,8 @@ bool icBase64_Read(icBase64 *b, void *out, size_t n) {
             int v0 = base64Value(b->p[0]), v1 = base64Value(b->p[1]);
             int v2 = base64Value(b->p[2]), v3 = base64Value(b->p[3]);
             if ((v0 | v1 | v2 | v3) < 0) break;
-            uint32_t bits = (uint32_t)v0 << 18 | (uint32_t)v1 << 12 | (uint32_t)v2 << 6 |
-                            (uint32_t)v3;
+            uint32_t bits =
+                (uint32_t)v0 << 18 | (uint32_t)v1 << 12 | (uint32_t)v2 << 6 | (uint32_t)v3;
             dst[0] = (uint8_t)(bits >> 16);
             dst[1] = (uint8_t)(bits >> 8);
             dst[2] = (uint8_t)bits;
@@ -206,7 +216,8 @@ icResult icTagMap_Build(icTagMap *map, const long long *tags, int count, int *du
     qsort(pairs, (size_t)count, 2 * sizeof(long long), compareTagIndex);
     for (int i = 0; i < count; ++i) {
         if (i > 0 && pairs[2 * i] == pairs[2 * i - 2]) {
-            long long later = pairs[2 * i + 1] > pairs[2 * i - 1] ? pairs[2 * i + 1] : pairs[2 * i - 1];
+            long long later =
+                pairs[2 * i + 1] > pairs[2 * i - 1] ? pairs[2 * i + 1] : pairs[2 * i - 1];
             if (duplicate) *duplicate = (int)later;
             icFree(pairs);
             icTagMap_Destroy(map);
@@ -286,22 +297,30 @@ bool icFmt_IsRegionName(const char *name) {
 
 icResult icFmt_DropUnusedVertices(icTetMesh *mesh, icMeshFields *fields, icMeshFileInfo *info) {
     int n = mesh->vertexCount;
-    int *map = IC_ALLOC(int, n > 0 ? n : 1);
-    if (!map) return IC_ERR_OUT_OF_MEMORY;
-    for (int v = 0; v < n; ++v) map[v] = -1;
-    for (int i = 0; i < 4 * mesh->tetCount; ++i) map[mesh->tets[i]] = 0;
+    // A byte per vertex answers the common question (is every vertex used?) cheaply.
+    uint8_t *used = IC_ALLOC_ZERO(uint8_t, (size_t)n + 1);
+    if (!used) return IC_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < 4 * (size_t)mesh->tetCount; ++i) used[mesh->tets[i]] = 1;
     int kept = 0;
-    for (int v = 0; v < n; ++v)
-        if (map[v] == 0) map[v] = kept++;
+    for (int v = 0; v < n; ++v) kept += used[v];
     if (kept == n) {
-        icFree(map);
+        icFree(used);
         return IC_OK;
     }
+    int *map = IC_ALLOC(int, n);
+    if (!map) {
+        icFree(used);
+        return IC_ERR_OUT_OF_MEMORY;
+    }
+    kept = 0;
+    for (int v = 0; v < n; ++v) map[v] = used[v] ? kept++ : -1;
+    icFree(used);
     // Compaction keeps order, so moving entries down in place is safe.
     for (int v = 0; v < n; ++v)
         if (map[v] >= 0)
-            for (int k = 0; k < 3; ++k) mesh->positions[3 * map[v] + k] = mesh->positions[3 * v + k];
-    for (int i = 0; i < 4 * mesh->tetCount; ++i) mesh->tets[i] = map[mesh->tets[i]];
+            for (int k = 0; k < 3; ++k)
+                mesh->positions[3 * (size_t)map[v] + k] = mesh->positions[3 * (size_t)v + k];
+    for (size_t i = 0; i < 4 * (size_t)mesh->tetCount; ++i) mesh->tets[i] = map[mesh->tets[i]];
     for (int f = 0; fields && f < fields->count; ++f) {
         icMeshField *field = &fields->items[f];
         if (field->perCell) continue;
@@ -358,8 +377,8 @@ icMeshFormat icFmt_SniffMesh(const char *text, size_t size) {
         (uint8_t)text[2] == 0xBF)
         i = 3;
     for (;;) {
-        while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' ||
-                            text[i] == '\n'))
+        while (i < size &&
+               (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
             ++i;
         if (i < size && text[i] == '#' && !startsWith(text + i, size - i, "# vtk")) {
             while (i < size && text[i] != '\n') ++i;
@@ -374,25 +393,4 @@ icMeshFormat icFmt_SniffMesh(const char *text, size_t size) {
     if (startsWith(p, n, "<?xml") || startsWith(p, n, "<VTKFile")) return IC_FORMAT_VTU;
     if (startsWith(p, n, "MeshVersionFormatted")) return IC_FORMAT_MEDIT;
     return IC_FORMAT_UNKNOWN;
-}
-
-int icFmt_VtkCellSize(int type) {
-    switch (type) {
-    case 1: return 1;   // vertex
-    case 3: return 2;   // line
-    case 5: return 3;   // triangle
-    case 8: return 4;   // pixel
-    case 9: return 4;   // quad
-    case 10: return 4;  // tetra
-    case 11: return 8;  // voxel
-    case 12: return 8;  // hexahedron
-    case 13: return 6;  // wedge
-    case 14: return 5;  // pyramid
-    case 21: return 3;  // quadratic edge
-    case 22: return 6;  // quadratic triangle
-    case 23: return 8;  // quadratic quad
-    case 24: return 10; // quadratic tetra
-    case 25: return 20; // quadratic hexahedron
-    default: return -1;
-    }
 }

@@ -24,7 +24,8 @@ icResult icFmt_ReadFile(const char *path, char **text, size_t *size, icDiagnosti
     char *buffer = icAlloc(length + 1);
     if (!buffer) {
         close(fd);
-        return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, path, 0, "cannot allocate %zu bytes to read the file", length + 1);
+        return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, path, 0,
+                          "cannot allocate %zu bytes to read the file", length + 1);
     }
     size_t done = 0;
     int error = 0;

@@ -113,8 +113,16 @@ static inline bool icFmt_HostLittle(void) {
 /// Scalar element types of the binary formats.
 typedef enum icScalarType {
     IC_SCALAR_NONE = 0,
-    IC_SCALAR_I8, IC_SCALAR_U8, IC_SCALAR_I16, IC_SCALAR_U16, IC_SCALAR_I32, IC_SCALAR_U32,
-    IC_SCALAR_I64, IC_SCALAR_U64, IC_SCALAR_F32, IC_SCALAR_F64,
+    IC_SCALAR_I8,
+    IC_SCALAR_U8,
+    IC_SCALAR_I16,
+    IC_SCALAR_U16,
+    IC_SCALAR_I32,
+    IC_SCALAR_U32,
+    IC_SCALAR_I64,
+    IC_SCALAR_U64,
+    IC_SCALAR_F32,
+    IC_SCALAR_F64,
 } icScalarType;
 
 /// Bytes per element.
@@ -132,7 +140,7 @@ typedef struct icBase64 {
     const char *p, *end;
     uint8_t pending[3];
     int pendingCount, pendingPos;
-    bool bad;         ///< a character outside the alphabet was met
+    bool bad; ///< a character outside the alphabet was met
     const char *badAt;
 } icBase64;
 
@@ -224,13 +232,13 @@ static inline void icFmt_SwapHandedness(int *tet) {
 // predefined ones, no namespaces. Text between tags is left to the caller.
 
 typedef struct icXmlTag {
-    const char *start;  ///< '<'
-    const char *end;    ///< one past '>'
-    const char *name;   ///< not NUL-terminated
+    const char *start; ///< '<'
+    const char *end;   ///< one past '>'
+    const char *name;  ///< not NUL-terminated
     int nameLength;
     const char *attrs, *attrsEnd;
-    bool closing;       ///< </name>
-    bool selfClosing;   ///< <name ... />
+    bool closing;     ///< </name>
+    bool selfClosing; ///< <name ... />
 } icXmlTag;
 
 /// Finds the next element tag in [p, limit), skipping comments, <?...?> and <!...>.
@@ -279,7 +287,13 @@ icResult icFmt_ReadStl(const char *path, const char *text, size_t size, icSurfac
 
 /// Points of a VTK cell type with a fixed size (VTK_TETRA 10 -> 4, ...), -1 for types of
 /// variable size (poly-vertex, polygon, ...) or unknown ones.
-int icFmt_VtkCellSize(int type);
+static inline int icFmt_VtkCellSize(int type) {
+    // vertex 1, line 3, triangle 5, pixel 8, quad 9, tetra 10, voxel 11, hexahedron 12,
+    // wedge 13, pyramid 14, quadratic edge 21, triangle 22, quad 23, tetra 24, hexahedron 25
+    static const signed char sizes[26] = {-1, 1, -1, 2,  -1, 3,  -1, -1, 4, 4, 4, 8,  8,
+                                          6,  5, -1, -1, -1, -1, -1, -1, 3, 6, 8, 10, 20};
+    return type >= 0 && type < 26 ? sizes[type] : -1;
+}
 
 /// Reads a whole file into a NUL-terminated buffer sized by fstat (free with icFree); falls
 /// back to icReadWholeFile for files without a size.

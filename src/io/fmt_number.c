@@ -15,10 +15,10 @@ static const double s_pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7
 #if defined(__x86_64__) && LDBL_MANT_DIG == 64
 #define IC_HAVE_X87 1
 // 10^k for k <= 27 is exact in the 64-bit significand of the x87 format (5^27 < 2^64).
-static const long double s_pow10Long[28] = {
-    1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
-    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
-    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+static const long double s_pow10Long[28] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,
+                                            1e7L,  1e8L,  1e9L,  1e10L, 1e11L, 1e12L, 1e13L,
+                                            1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L,
+                                            1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
 #endif
 
 static inline bool isDigit(char ch) { return (unsigned)(ch - '0') < 10u; }
@@ -36,8 +36,8 @@ static const char *parseSpecial(const char *p, const char *start, double *value,
         *value = negative ? -INFINITY : INFINITY;
         *finite = false;
         p += 3;
-        if (lower(p[0]) == 'i' && lower(p[1]) == 'n' && lower(p[2]) == 'i' &&
-            lower(p[3]) == 't' && lower(p[4]) == 'y')
+        if (lower(p[0]) == 'i' && lower(p[1]) == 'n' && lower(p[2]) == 'i' && lower(p[3]) == 't' &&
+            lower(p[4]) == 'y')
             p += 5;
         return p;
     }
@@ -54,7 +54,10 @@ const char *icFmt_ParseReal(const char *p, double *value, bool *finite) {
     uint64_t mantissa = 0;
     int digits = 0, exponent = 0;
     bool dropped = false, any = false;
-    while (*p == '0') { ++p; any = true; }
+    while (*p == '0') {
+        ++p;
+        any = true;
+    }
     for (; isDigit(*p); ++p, any = true) {
         if (digits < 19) {
             mantissa = mantissa * 10 + (uint64_t)(*p - '0');

@@ -118,7 +118,8 @@ static icResult endError(icTextCursor *c, const char *format, const char *a, con
     while (p > c->begin && (p[-1] == '\n' || isBlank(p[-1]))) --p;
     char message[300];
     snprintf(message, sizeof message, format, a, b);
-    return icDiag_Set(c->diag, IC_ERR_TRUNCATED, c->path, icText_LineOf(c->begin, p), "%s", message);
+    return icDiag_Set(c->diag, IC_ERR_TRUNCATED, c->path, icText_LineOf(c->begin, p), "%s",
+                      message);
 }
 
 // The common failures of reading a token: the text ended, or something else is there.

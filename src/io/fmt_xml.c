@@ -112,7 +112,8 @@ bool icXml_Attr(const icXmlTag *tag, const char *key, char *out, size_t size) {
             static const struct {
                 const char *entity;
                 char ch;
-            } entities[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+            } entities[] = {
+                {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
             bool matched = false;
             if (*v == '&')
                 for (size_t e = 0; e < 5; ++e) {

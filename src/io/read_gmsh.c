@@ -21,8 +21,8 @@ icResult icGmsh_Error(icGmshReader *r, icResult code, const char *at, const char
 }
 
 int icGmsh_NodesPerElement(int type) {
-    static const int counts[] = {0,  2,  3,  4,  4,  8,  6,  5,  3,  6,  9,  10, 27, 18, 14, 1,
-                                 8,  20, 15, 13, 9,  10, 12, 15, 15, 21, 4,  5,  6,  20, 35, 56};
+    static const int counts[] = {0, 2,  3,  4,  4, 8,  6,  5,  3,  6,  9, 10, 27, 18, 14, 1,
+                                 8, 20, 15, 13, 9, 10, 12, 15, 15, 21, 4, 5,  6,  20, 35, 56};
     if (type >= 0 && type < (int)(sizeof counts / sizeof counts[0])) return counts[type];
     if (type == 92) return 64;
     if (type == 93) return 125;
@@ -50,7 +50,9 @@ icResult icGmsh_AddTet(icGmshReader *r, long long elementTag, const long long no
     for (int k = 0; k < 4; ++k) ok = ok && icIntArray_Push(&r->tets, tet[k]);
     ok = ok && icIntArray_Push(&r->regions, region);
     if (!r->binary) ok = ok && icIntArray_Push(&r->lines, line);
-    if (!ok) return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "out of memory at element %lld", elementTag);
+    if (!ok)
+        return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0,
+                          "out of memory at element %lld", elementTag);
     return IC_OK;
 }
 
@@ -58,7 +60,8 @@ icResult icGmsh_ExpectEnd(icGmshReader *r, const char *endWord) {
     char word[64];
     const char *at = r->c.p;
     icResult result = icText_Word(&r->c, word, sizeof word, endWord);
-    if (result != IC_OK) return r->binary ? icGmsh_Error(r, result, at, "file ends before %s", endWord) : result;
+    if (result != IC_OK)
+        return r->binary ? icGmsh_Error(r, result, at, "file ends before %s", endWord) : result;
     if (strcmp(word, endWord) != 0)
         return icGmsh_Error(r, IC_ERR_PARSE, at, "expected %s, found '%s' (does the count match?)",
                             endWord, word);
@@ -96,7 +99,8 @@ static icResult readNodes2(icGmshReader *r) {
             for (int k = 0; k < 3; ++k) {
                 double x = icFmt_F64(p + 4 + 8 * k, r->swap);
                 if (!isfinite(x)) {
-                    result = icGmsh_Error(r, IC_ERR_NOT_FINITE, p, "node %lld has a non-finite coordinate", tags[i]);
+                    result = icGmsh_Error(r, IC_ERR_NOT_FINITE, p,
+                                          "node %lld has a non-finite coordinate", tags[i]);
                     goto done;
                 }
                 r->positions[3 * i + k] = x;
@@ -124,7 +128,8 @@ static icResult readNodes2(icGmshReader *r) {
     result = icTagMap_Build(&r->tags, tags, n, &duplicate);
     if (result == IC_ERR_PARSE) {
         if (lines) r->c.line = lines[duplicate];
-        result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "node tag %lld appears twice", tags[duplicate]);
+        result =
+            icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "node tag %lld appears twice", tags[duplicate]);
     }
     if (result == IC_OK) result = icGmsh_ExpectEnd(r, "$EndNodes");
 done:
@@ -138,7 +143,8 @@ static icResult lineInt(icGmshReader *r, long long *value, const char *what, lon
     if (!icText_SkipInLine(&r->c)) {
         if (r->c.p >= r->c.end)
             return icText_Error(&r->c, IC_ERR_TRUNCATED, "file ends inside element %lld", element);
-        return icText_Error(&r->c, IC_ERR_PARSE, "element %lld: line ends before its %s", element, what);
+        return icText_Error(&r->c, IC_ERR_PARSE, "element %lld: line ends before its %s", element,
+                            what);
     }
     return icText_Int(&r->c, value, what);
 }
@@ -188,8 +194,9 @@ static icResult readElements2Binary(icGmshReader *r, int n) {
         if (nodes == 0)
             return icGmsh_Error(r, IC_ERR_UNSUPPORTED, p, "unknown element type %d", type);
         if (follow <= 0 || follow > n - done || tagCount < 0 || tagCount > 64)
-            return icGmsh_Error(r, IC_ERR_PARSE, p, "bad element block header (%d elements, %d tags)",
-                                follow, tagCount);
+            return icGmsh_Error(r, IC_ERR_PARSE, p,
+                                "bad element block header (%d elements, %d tags)", follow,
+                                tagCount);
         r->c.p += 12;
         size_t record = 4 * (size_t)(1 + tagCount + nodes);
         if ((result = icGmsh_Need(r, record * (size_t)follow, "an element block")) != IC_OK)
@@ -201,7 +208,8 @@ static icResult readElements2Binary(icGmshReader *r, int n) {
             for (int e = 0; e < follow; ++e) {
                 const char *q = r->c.p + record * (size_t)e;
                 long long tags[4];
-                for (int k = 0; k < 4; ++k) tags[k] = icFmt_I32(q + 4 * (1 + tagCount + k), r->swap);
+                for (int k = 0; k < 4; ++k)
+                    tags[k] = icFmt_I32(q + 4 * (1 + tagCount + k), r->swap);
                 int region = tagCount > 0 ? icFmt_I32(q + 4, r->swap) : 0;
                 const char *save = r->c.p;
                 r->c.p = q;
@@ -254,7 +262,8 @@ static icResult readHeader(icGmshReader *r) {
     if ((result = icText_Int(c, &dataSize, "data size")) != IC_OK) return result;
     r->binary = fileType == 1;
     if (r->major == 2 && dataSize != 8)
-        return icText_Error(c, IC_ERR_UNSUPPORTED, "data size %lld (only 8-byte doubles)", dataSize);
+        return icText_Error(c, IC_ERR_UNSUPPORTED, "data size %lld (only 8-byte doubles)",
+                            dataSize);
     if (r->major == 4 && r->binary && dataSize != 4 && dataSize != 8)
         return icText_Error(c, IC_ERR_UNSUPPORTED, "data size %lld (size_t of 4 or 8 bytes)",
                             dataSize);
@@ -296,15 +305,18 @@ static icResult readSections(icGmshReader *r) {
         const char *at = r->c.p;
         icText_Word(&r->c, name, sizeof name, "a section");
         if (name[0] != '$')
-            return icGmsh_Error(r, IC_ERR_PARSE, at, "expected a section such as $Nodes, found '%s'", name);
+            return icGmsh_Error(r, IC_ERR_PARSE, at,
+                                "expected a section such as $Nodes, found '%s'", name);
         if (strcmp(name, "$Nodes") == 0) {
-            if (r->haveNodes) return icGmsh_Error(r, IC_ERR_UNSUPPORTED, at, "more than one $Nodes section");
+            if (r->haveNodes)
+                return icGmsh_Error(r, IC_ERR_UNSUPPORTED, at, "more than one $Nodes section");
             r->haveNodes = true;
             if (r->binary) icText_SkipLine(&r->c);
             result = r->major == 2 ? readNodes2(r) : icGmsh_ReadNodes4(r);
         } else if (strcmp(name, "$Elements") == 0) {
             if (!r->haveNodes) return icGmsh_Error(r, IC_ERR_PARSE, at, "$Elements before $Nodes");
-            if (r->haveElements) return icGmsh_Error(r, IC_ERR_UNSUPPORTED, at, "more than one $Elements section");
+            if (r->haveElements)
+                return icGmsh_Error(r, IC_ERR_UNSUPPORTED, at, "more than one $Elements section");
             r->haveElements = true;
             if (r->binary) icText_SkipLine(&r->c);
             result = r->major == 2 ? readElements2(r) : icGmsh_ReadElements4(r);
@@ -320,7 +332,8 @@ static icResult readSections(icGmshReader *r) {
     }
     if (!r->haveNodes) return icGmsh_Error(r, IC_ERR_EMPTY, NULL, "no $Nodes section");
     if (r->tets.count == 0)
-        return icGmsh_Error(r, IC_ERR_EMPTY, NULL, "no tetrahedra (%d other elements skipped)", r->skipped);
+        return icGmsh_Error(r, IC_ERR_EMPTY, NULL, "no tetrahedra (%d other elements skipped)",
+                            r->skipped);
     return IC_OK;
 }
 

@@ -6,12 +6,12 @@
 
 typedef struct icGmshReader {
     const char *path;
-    icTextCursor c;   ///< over the whole file; binary parts move c.p directly
+    icTextCursor c; ///< over the whole file; binary parts move c.p directly
     icDiagnostic *diag;
-    bool binary;      ///< file-type 1
-    bool swap;        ///< binary data in the other byte order
-    int major;        ///< 2 or 4
-    int sizeT;        ///< 4.1 binary: bytes of a size_t (data-size)
+    bool binary; ///< file-type 1
+    bool swap;   ///< binary data in the other byte order
+    int major;   ///< 2 or 4
+    int sizeT;   ///< 4.1 binary: bytes of a size_t (data-size)
 
     bool haveNodes;
     int nodeCount;
@@ -24,7 +24,7 @@ typedef struct icGmshReader {
     icIntArray lines;   ///< 1-based line per tet (ASCII files)
     int skipped, quadratic;
 
-    int volumeCount;     ///< 4.1 $Entities: volume entity tags and their first physical tag
+    int volumeCount; ///< 4.1 $Entities: volume entity tags and their first physical tag
     int *volumeTags;
     int *volumePhysical;
 } icGmshReader;

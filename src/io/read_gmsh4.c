@@ -71,7 +71,8 @@ icResult icGmsh_ReadEntities4(icGmshReader *r) {
             if ((result = readInt(r, &tag, "entity tag")) != IC_OK) return result;
             for (int k = 0; k < (d == 0 ? 3 : 6); ++k)
                 if ((result = readDouble(r, &x, "entity bounds")) != IC_OK) return result;
-            if ((result = readSize(r, &physicalCount, "physical tag count")) != IC_OK) return result;
+            if ((result = readSize(r, &physicalCount, "physical tag count")) != IC_OK)
+                return result;
             if ((result = checkCount(r, physicalCount, 2, "physical tags")) != IC_OK) return result;
             int physical = 0;
             for (long long k = 0; k < physicalCount; ++k) {
@@ -104,7 +105,8 @@ icResult icGmsh_ReadNodes4(icGmshReader *r) {
         (result = readSize(r, &minTag, "minimum node tag")) != IC_OK ||
         (result = readSize(r, &maxTag, "maximum node tag")) != IC_OK)
         return result;
-    if ((result = checkCount(r, nodeCount, r->binary ? (size_t)(24 + r->sizeT) : 8, "nodes")) != IC_OK)
+    if ((result = checkCount(r, nodeCount, r->binary ? (size_t)(24 + r->sizeT) : 8, "nodes")) !=
+        IC_OK)
         return result;
     if ((result = checkCount(r, blockCount, 4, "node blocks")) != IC_OK) return result;
     int n = (int)nodeCount;
@@ -127,12 +129,15 @@ icResult icGmsh_ReadNodes4(icGmshReader *r) {
             (result = readSize(r, &inBlock, "nodes in block")) != IC_OK)
             break;
         if (dim < 0 || dim > 3 || parametric < 0 || parametric > 1) {
-            result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "bad node block header (dimension %lld, parametric %lld)", dim, parametric);
+            result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p,
+                                  "bad node block header (dimension %lld, parametric %lld)", dim,
+                                  parametric);
             break;
         }
         if (inBlock > n - filled) {
-            result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p,
-                                  "node blocks hold more than the %d nodes the header announces", n);
+            result =
+                icGmsh_Error(r, IC_ERR_PARSE, r->c.p,
+                             "node blocks hold more than the %d nodes the header announces", n);
             break;
         }
         int m = (int)inBlock;
@@ -142,12 +147,15 @@ icResult icGmsh_ReadNodes4(icGmshReader *r) {
             if ((result = icGmsh_Need(r, bytes, "a node block")) != IC_OK) break;
             const char *p = r->c.p;
             for (int i = 0; i < m; ++i, p += r->sizeT)
-                tags[filled + i] = (long long)(r->sizeT == 8 ? icFmt_U64(p, r->swap) : icFmt_U32(p, r->swap));
+                tags[filled + i] =
+                    (long long)(r->sizeT == 8 ? icFmt_U64(p, r->swap) : icFmt_U32(p, r->swap));
             for (int i = 0; i < m && result == IC_OK; ++i, p += 8 * values) {
                 for (int k = 0; k < 3; ++k) {
                     double x = icFmt_F64(p + 8 * k, r->swap);
                     if (!isfinite(x)) {
-                        result = icGmsh_Error(r, IC_ERR_NOT_FINITE, p, "node %lld has a non-finite coordinate", tags[filled + i]);
+                        result =
+                            icGmsh_Error(r, IC_ERR_NOT_FINITE, p,
+                                         "node %lld has a non-finite coordinate", tags[filled + i]);
                         break;
                     }
                     r->positions[3 * (size_t)(filled + i) + k] = x;
@@ -170,18 +178,21 @@ icResult icGmsh_ReadNodes4(icGmshReader *r) {
     }
     if (result == IC_OK && filled != n) {
         r->c.line = headerLine;
-        result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "node blocks hold %d nodes, the header says %d", filled, n);
+        result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p,
+                              "node blocks hold %d nodes, the header says %d", filled, n);
     }
     if (result == IC_OK) {
         for (int i = 0; i < n && result == IC_OK; ++i)
-            if (tags[i] < 0) result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "negative node tag %lld", tags[i]);
+            if (tags[i] < 0)
+                result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "negative node tag %lld", tags[i]);
     }
     if (result == IC_OK) {
         int duplicate = 0;
         result = icTagMap_Build(&r->tags, tags, n, &duplicate);
         if (result == IC_ERR_PARSE) {
             if (lines) r->c.line = lines[duplicate];
-            result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "node tag %lld appears twice", tags[duplicate]);
+            result = icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "node tag %lld appears twice",
+                                  tags[duplicate]);
         }
     }
     icFree(tags);
@@ -214,8 +225,10 @@ static icResult readElementBlockAscii(icGmshReader *r, int type, int m, int regi
         for (int k = 0; k < nodes; ++k) {
             if (!icText_SkipInLine(&r->c)) {
                 if (r->c.p >= r->c.end)
-                    return icText_Error(&r->c, IC_ERR_TRUNCATED, "file ends inside element %lld", id);
-                return icText_Error(&r->c, IC_ERR_PARSE, "element %lld: line ends before its node tags", id);
+                    return icText_Error(&r->c, IC_ERR_TRUNCATED, "file ends inside element %lld",
+                                        id);
+                return icText_Error(&r->c, IC_ERR_PARSE,
+                                    "element %lld: line ends before its node tags", id);
             }
             if ((result = icText_Int(&r->c, &tags[k], "node tag")) != IC_OK) return result;
         }
@@ -230,7 +243,8 @@ static icResult readElementBlockAscii(icGmshReader *r, int type, int m, int regi
 
 static icResult readElementBlockBinary(icGmshReader *r, int type, int m, int region) {
     int nodes = icGmsh_NodesPerElement(type);
-    if (nodes == 0) return icGmsh_Error(r, IC_ERR_UNSUPPORTED, r->c.p, "unknown element type %d", type);
+    if (nodes == 0)
+        return icGmsh_Error(r, IC_ERR_UNSUPPORTED, r->c.p, "unknown element type %d", type);
     size_t record = (size_t)r->sizeT * (size_t)(1 + nodes);
     icResult result = icGmsh_Need(r, record * (size_t)m, "an element block");
     if (result != IC_OK) return result;
@@ -278,9 +292,10 @@ icResult icGmsh_ReadElements4(icGmshReader *r) {
             (result = readSize(r, &inBlock, "elements in block")) != IC_OK)
             return result;
         if (inBlock > elementCount - total)
-            return icGmsh_Error(r, IC_ERR_PARSE, r->c.p,
-                                "element blocks hold more than the %lld elements the header announces",
-                                elementCount);
+            return icGmsh_Error(
+                r, IC_ERR_PARSE, r->c.p,
+                "element blocks hold more than the %lld elements the header announces",
+                elementCount);
         int region = regionOfEntity(r, (int)dim, (int)entity);
         result = r->binary ? readElementBlockBinary(r, (int)type, (int)inBlock, region)
                            : readElementBlockAscii(r, (int)type, (int)inBlock, region);
@@ -289,8 +304,9 @@ icResult icGmsh_ReadElements4(icGmshReader *r) {
     }
     if (total != elementCount) {
         r->c.line = headerLine;
-        return icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "element blocks hold %lld elements, the header says %lld",
-                            total, elementCount);
+        return icGmsh_Error(r, IC_ERR_PARSE, r->c.p,
+                            "element blocks hold %lld elements, the header says %lld", total,
+                            elementCount);
     }
     return icGmsh_ExpectEnd(r, "$EndElements");
 }

@@ -15,18 +15,30 @@ typedef struct icMeditSection {
 
 // Sections skipped by arity (3D files).
 static const icMeditSection s_sections[] = {
-    {"Edges", 3, 0, true},          {"Triangles", 4, 0, true},
-    {"Quadrilaterals", 5, 0, true}, {"Hexahedra", 9, 0, true},
-    {"Prisms", 7, 0, true},         {"Pyramids", 6, 0, true},
-    {"EdgesP2", 4, 0, true},        {"TrianglesP2", 7, 0, true},
-    {"QuadrilateralsQ2", 10, 0, true}, {"HexahedraQ2", 28, 0, true},
-    {"Corners", 1, 0, false},       {"RequiredVertices", 1, 0, false},
-    {"Ridges", 1, 0, false},        {"RequiredEdges", 1, 0, false},
-    {"RequiredTriangles", 1, 0, false}, {"RequiredQuadrilaterals", 1, 0, false},
-    {"RequiredTetrahedra", 1, 0, false}, {"Normals", 0, 3, false},
-    {"Tangents", 0, 3, false},      {"NormalAtVertices", 2, 0, false},
-    {"TangentAtVertices", 2, 0, false}, {"NormalAtTriangleVertices", 3, 0, false},
-    {"NormalAtQuadrilateralVertices", 3, 0, false}, {"TangentAtEdgeVertices", 3, 0, false},
+    {"Edges", 3, 0, true},
+    {"Triangles", 4, 0, true},
+    {"Quadrilaterals", 5, 0, true},
+    {"Hexahedra", 9, 0, true},
+    {"Prisms", 7, 0, true},
+    {"Pyramids", 6, 0, true},
+    {"EdgesP2", 4, 0, true},
+    {"TrianglesP2", 7, 0, true},
+    {"QuadrilateralsQ2", 10, 0, true},
+    {"HexahedraQ2", 28, 0, true},
+    {"Corners", 1, 0, false},
+    {"RequiredVertices", 1, 0, false},
+    {"Ridges", 1, 0, false},
+    {"RequiredEdges", 1, 0, false},
+    {"RequiredTriangles", 1, 0, false},
+    {"RequiredQuadrilaterals", 1, 0, false},
+    {"RequiredTetrahedra", 1, 0, false},
+    {"Normals", 0, 3, false},
+    {"Tangents", 0, 3, false},
+    {"NormalAtVertices", 2, 0, false},
+    {"TangentAtVertices", 2, 0, false},
+    {"NormalAtTriangleVertices", 3, 0, false},
+    {"NormalAtQuadrilateralVertices", 3, 0, false},
+    {"TangentAtEdgeVertices", 3, 0, false},
 };
 
 typedef struct icMeditReader {
@@ -40,7 +52,8 @@ typedef struct icMeditReader {
     int skipped, quadratic;
 } icMeditReader;
 
-static icResult readCount(icMeditReader *r, long long *count, const char *keyword, size_t minBytes) {
+static icResult readCount(icMeditReader *r, long long *count, const char *keyword,
+                          size_t minBytes) {
     icResult result = icText_IntIn(&r->c, 0, INT32_MAX, count, "item count");
     if (result != IC_OK) return result;
     if ((size_t)*count > (size_t)(r->c.end - r->c.p) / minBytes + 1)
@@ -52,10 +65,12 @@ static icResult readVertices(icMeditReader *r) {
     long long n;
     icResult result = readCount(r, &n, "vertices", 8);
     if (result != IC_OK) return result;
-    if (r->positions) return icText_Error(&r->c, IC_ERR_UNSUPPORTED, "more than one Vertices section");
+    if (r->positions)
+        return icText_Error(&r->c, IC_ERR_UNSUPPORTED, "more than one Vertices section");
     r->vertexCount = (int)n;
     r->positions = IC_ALLOC(icReal, 3 * (size_t)n + 3);
-    if (!r->positions) return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "out of memory");
+    if (!r->positions)
+        return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "out of memory");
     for (int i = 0; i < n; ++i) {
         long long ref;
         for (int k = 0; k < 3; ++k) {
@@ -88,8 +103,8 @@ static icResult readTetrahedra(icMeditReader *r, int nodes) {
             if (k == 0) r->lines[t] = r->c.line;
             if (v < 1 || v > r->vertexCount)
                 return icText_Error(&r->c, IC_ERR_INDEX_OUT_OF_RANGE,
-                                    "tetrahedron %d refers to vertex %lld; vertices are 1 to %d", t + 1,
-                                    v, r->vertexCount);
+                                    "tetrahedron %d refers to vertex %lld; vertices are 1 to %d",
+                                    t + 1, v, r->vertexCount);
             if (k < 4) tet[k] = (int)v - 1;
         }
         icFmt_SwapHandedness(tet);
@@ -124,8 +139,8 @@ static icResult readSections(icMeditReader *r) {
     icResult result = icText_Int(c, &version, "version");
     if (result != IC_OK) return result;
     if (version < 1 || version > 4)
-        return icText_Error(c, IC_ERR_UNSUPPORTED, "MEDIT version %lld is not supported (1 to 4 are)",
-                            version);
+        return icText_Error(c, IC_ERR_UNSUPPORTED,
+                            "MEDIT version %lld is not supported (1 to 4 are)", version);
     bool sawDimension = false;
     while (icText_Skip(c)) {
         char word[64];
@@ -135,7 +150,8 @@ static icResult readSections(icMeditReader *r) {
             long long d;
             if ((result = icText_Int(c, &d, "dimension")) != IC_OK) return result;
             if (d != 3)
-                return icText_Error(c, IC_ERR_UNSUPPORTED, "dimension %lld (only 3D meshes have tetrahedra)", d);
+                return icText_Error(c, IC_ERR_UNSUPPORTED,
+                                    "dimension %lld (only 3D meshes have tetrahedra)", d);
             sawDimension = true;
         } else if (strcasecmp(word, "Vertices") == 0) {
             if (!sawDimension) return icText_Error(c, IC_ERR_PARSE, "Vertices before Dimension");
@@ -158,8 +174,8 @@ static icResult readSections(icMeditReader *r) {
     }
     if (!r->positions) return icDiag_Set(r->diag, IC_ERR_EMPTY, r->path, 0, "no Vertices");
     if (r->tetCount == 0)
-        return icDiag_Set(r->diag, IC_ERR_EMPTY, r->path, 0, "no Tetrahedra (%d other elements skipped)",
-                          r->skipped);
+        return icDiag_Set(r->diag, IC_ERR_EMPTY, r->path, 0,
+                          "no Tetrahedra (%d other elements skipped)", r->skipped);
     return IC_OK;
 }
 

@@ -59,7 +59,8 @@ static icResult readHeader(icPlyReader *r) {
     bool sawFormat = false;
     for (;;) {
         icResult result = icText_Word(c, word, sizeof word, "a header line");
-        if (result != IC_OK) return icText_Error(c, IC_ERR_TRUNCATED, "file ends inside the PLY header");
+        if (result != IC_OK)
+            return icText_Error(c, IC_ERR_TRUNCATED, "file ends inside the PLY header");
         if (strcmp(word, "end_header") == 0) {
             icText_SkipLine(c);
             break;
@@ -79,46 +80,56 @@ static icResult readHeader(icPlyReader *r) {
                 r->format = IC_PLY_BIG;
                 r->swap = icFmt_HostLittle();
             } else {
-                return icText_Error(c, IC_ERR_UNSUPPORTED, "PLY format '%s' is not supported", word);
+                return icText_Error(c, IC_ERR_UNSUPPORTED, "PLY format '%s' is not supported",
+                                    word);
             }
             if ((result = icText_Word(c, word, sizeof word, "the version")) != IC_OK) return result;
             if (strcmp(word, "1.0") != 0)
-                return icText_Error(c, IC_ERR_UNSUPPORTED, "PLY version %s is not supported (1.0 is)", word);
+                return icText_Error(c, IC_ERR_UNSUPPORTED,
+                                    "PLY version %s is not supported (1.0 is)", word);
             sawFormat = true;
         } else if (strcmp(word, "element") == 0) {
             if (r->elementCount == IC_PLY_MAX_ELEMENTS)
-                return icText_Error(c, IC_ERR_UNSUPPORTED, "more than %d elements", IC_PLY_MAX_ELEMENTS);
+                return icText_Error(c, IC_ERR_UNSUPPORTED, "more than %d elements",
+                                    IC_PLY_MAX_ELEMENTS);
             current = &r->elements[r->elementCount++];
             memset(current, 0, sizeof *current);
-            if ((result = icText_Word(c, current->name, sizeof current->name, "element name")) != IC_OK ||
+            if ((result = icText_Word(c, current->name, sizeof current->name, "element name")) !=
+                    IC_OK ||
                 (result = icText_IntIn(c, 0, INT32_MAX, &current->count, "element count")) != IC_OK)
                 return result;
         } else if (strcmp(word, "property") == 0) {
             if (!current) return icText_Error(c, IC_ERR_PARSE, "property before any element");
             if (current->propertyCount == IC_PLY_MAX_PROPERTIES)
-                return icText_Error(c, IC_ERR_UNSUPPORTED, "more than %d properties", IC_PLY_MAX_PROPERTIES);
+                return icText_Error(c, IC_ERR_UNSUPPORTED, "more than %d properties",
+                                    IC_PLY_MAX_PROPERTIES);
             icPlyProperty *p = &current->properties[current->propertyCount++];
             memset(p, 0, sizeof *p);
-            if ((result = icText_Word(c, word, sizeof word, "property type")) != IC_OK) return result;
+            if ((result = icText_Word(c, word, sizeof word, "property type")) != IC_OK)
+                return result;
             if (strcmp(word, "list") == 0) {
                 p->list = true;
-                if ((result = icText_Word(c, word, sizeof word, "list count type")) != IC_OK) return result;
+                if ((result = icText_Word(c, word, sizeof word, "list count type")) != IC_OK)
+                    return result;
                 p->countType = typeOf(word);
                 if (p->countType == IC_SCALAR_NONE || p->countType == IC_SCALAR_F32 ||
                     p->countType == IC_SCALAR_F64)
                     return icText_Error(c, IC_ERR_PARSE, "bad list count type '%s'", word);
-                if ((result = icText_Word(c, word, sizeof word, "list item type")) != IC_OK) return result;
+                if ((result = icText_Word(c, word, sizeof word, "list item type")) != IC_OK)
+                    return result;
             }
             p->type = typeOf(word);
             if (p->type == IC_SCALAR_NONE)
                 return icText_Error(c, IC_ERR_PARSE, "unknown property type '%s'", word);
-            if ((result = icText_Word(c, p->name, sizeof p->name, "property name")) != IC_OK) return result;
+            if ((result = icText_Word(c, p->name, sizeof p->name, "property name")) != IC_OK)
+                return result;
         } else {
             return icText_Error(c, IC_ERR_PARSE, "unexpected '%s' in the PLY header", word);
         }
         if (icText_SkipInLine(c)) {
             icText_Word(c, word, sizeof word, "");
-            return icText_Error(c, IC_ERR_PARSE, "unexpected '%s' at the end of a header line", word);
+            return icText_Error(c, IC_ERR_PARSE, "unexpected '%s' at the end of a header line",
+                                word);
         }
     }
     if (!sawFormat) return icText_Error(c, IC_ERR_PARSE, "PLY header without a format line");
@@ -139,8 +150,8 @@ static icResult readScalar(icPlyReader *r, icScalarType type, double *value, lon
     }
     size_t size = (size_t)icScalar_Size(type);
     if ((size_t)(r->c.end - r->c.p) < size)
-        return icDiag_Set(r->diag, IC_ERR_TRUNCATED, r->path, 0, "file ends inside the PLY data (byte %td)",
-                          r->c.p - r->c.begin);
+        return icDiag_Set(r->diag, IC_ERR_TRUNCATED, r->path, 0,
+                          "file ends inside the PLY data (byte %td)", r->c.p - r->c.begin);
     *value = icScalar_Get(type, r->c.p, 0, r->swap);
     bool ok = true;
     *integer = icScalar_GetInt(type, r->c.p, 0, r->swap, &ok);
@@ -164,14 +175,15 @@ static icResult readElements(icPlyReader *r, icSurfaceBuilder *b) {
                 for (int k = 0; k < 3; ++k)
                     if (prop->name[0] == "xyz"[k] && prop->name[1] == 0) xyz[k] = p;
             if (isFace && prop->list &&
-                (strcmp(prop->name, "vertex_indices") == 0 || strcmp(prop->name, "vertex_index") == 0 ||
-                 indices < 0))
+                (strcmp(prop->name, "vertex_indices") == 0 ||
+                 strcmp(prop->name, "vertex_index") == 0 || indices < 0))
                 indices = p;
         }
         if (isVertex && (xyz[0] < 0 || xyz[1] < 0 || xyz[2] < 0))
             return icText_Error(&r->c, IC_ERR_PARSE, "the vertex element lacks x, y or z");
         if (isFace && indices < 0)
-            return icText_Error(&r->c, IC_ERR_PARSE, "the face element lacks a vertex_indices list");
+            return icText_Error(&r->c, IC_ERR_PARSE,
+                                "the face element lacks a vertex_indices list");
         if ((size_t)el->count > (size_t)(r->c.end - r->c.p) + 1)
             return icDiag_Set(r->diag, IC_ERR_TRUNCATED, r->path, text ? r->c.line : 0,
                               "file too short for %lld %s elements", el->count, el->name);
@@ -184,13 +196,15 @@ static icResult readElements(icPlyReader *r, icSurfaceBuilder *b) {
                 long long integer;
                 icResult result;
                 if (!prop->list) {
-                    if ((result = readScalar(r, prop->type, &value, &integer)) != IC_OK) return result;
+                    if ((result = readScalar(r, prop->type, &value, &integer)) != IC_OK)
+                        return result;
                     if (isVertex)
                         for (int k = 0; k < 3; ++k)
                             if (p == xyz[k]) x[k] = value;
                     continue;
                 }
-                if ((result = readScalar(r, prop->countType, &value, &integer)) != IC_OK) return result;
+                if ((result = readScalar(r, prop->countType, &value, &integer)) != IC_OK)
+                    return result;
                 if (integer < 0 || integer > 1 << 20)
                     return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, text ? r->c.line : 0,
                                       "%s %lld: a list of %lld items", el->name, i, integer);
@@ -199,13 +213,14 @@ static icResult readElements(icPlyReader *r, icSurfaceBuilder *b) {
                     return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, text ? r->c.line : 0,
                                       "face %lld has %lld corners (3 to 256)", i, n);
                 for (long long k = 0; k < n; ++k) {
-                    if ((result = readScalar(r, prop->type, &value, &integer)) != IC_OK) return result;
+                    if ((result = readScalar(r, prop->type, &value, &integer)) != IC_OK)
+                        return result;
                     if (p == indices && isFace) {
                         if (integer < 0 || integer >= vertexTotal)
-                            return icDiag_Set(r->diag, IC_ERR_INDEX_OUT_OF_RANGE, r->path,
-                                              text ? r->c.line : 0,
-                                              "face %lld refers to vertex %lld; vertices are 0 to %lld", i,
-                                              integer, vertexTotal - 1);
+                            return icDiag_Set(
+                                r->diag, IC_ERR_INDEX_OUT_OF_RANGE, r->path, text ? r->c.line : 0,
+                                "face %lld refers to vertex %lld; vertices are 0 to %lld", i,
+                                integer, vertexTotal - 1);
                         corners[k] = (int)integer;
                     }
                 }
@@ -220,8 +235,8 @@ static icResult readElements(icPlyReader *r, icSurfaceBuilder *b) {
                     return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "out of memory");
             }
             if (text && icText_SkipInLine(&r->c))
-                return icText_Error(&r->c, IC_ERR_PARSE, "%s %lld has more values than its properties",
-                                    el->name, i);
+                return icText_Error(&r->c, IC_ERR_PARSE,
+                                    "%s %lld has more values than its properties", el->name, i);
         }
     }
     return IC_OK;

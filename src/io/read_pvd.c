@@ -68,14 +68,16 @@ icResult icLoadPvd(const char *path, icPvdList *list, icDiagnostic *diag) {
                 bool finite;
                 const char *e = icFmt_ParseReal(timeText, &time, &finite);
                 if (!e || *e || !finite) {
-                    result = icDiag_Set(diag, IC_ERR_PARSE, path, line, "bad timestep '%s'", timeText);
+                    result =
+                        icDiag_Set(diag, IC_ERR_PARSE, path, line, "bad timestep '%s'", timeText);
                     break;
                 }
             }
             list->times[list->count++] = time;
         }
     }
-    if (result == IC_OK && bad) result = icDiag_Set(diag, IC_ERR_PARSE, path, 0, "a tag is not closed");
+    if (result == IC_OK && bad)
+        result = icDiag_Set(diag, IC_ERR_PARSE, path, 0, "a tag is not closed");
     if (result == IC_OK && !sawCollection)
         result = icDiag_Set(diag, IC_ERR_PARSE, path, 0, "no VTKFile element");
     if (result == IC_OK && list->count == 0)

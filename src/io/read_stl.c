@@ -65,12 +65,14 @@ static icResult readBinary(const char *path, const char *text, size_t size, icSu
                            icDiagnostic *diag) {
     bool swap = !icFmt_HostLittle();
     if (size < 84)
-        return icDiag_Set(diag, IC_ERR_TRUNCATED, path, 0, "binary STL shorter than its 84-byte header");
+        return icDiag_Set(diag, IC_ERR_TRUNCATED, path, 0,
+                          "binary STL shorter than its 84-byte header");
     uint32_t count = icFmt_U32(text + 80, swap);
     if (size != 84 + 50 * (size_t)count)
-        return icDiag_Set(diag, size < 84 + 50 * (size_t)count ? IC_ERR_TRUNCATED : IC_ERR_PARSE, path, 0,
-                          "binary STL announces %u triangles (%zu bytes) but the file has %zu bytes",
-                          count, 84 + 50 * (size_t)count, size);
+        return icDiag_Set(
+            diag, size < 84 + 50 * (size_t)count ? IC_ERR_TRUNCATED : IC_ERR_PARSE, path, 0,
+            "binary STL announces %u triangles (%zu bytes) but the file has %zu bytes", count,
+            84 + 50 * (size_t)count, size);
     icWeld w;
     if (!weldInit(&w, 3 * (size_t)count))
         return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
@@ -93,7 +95,8 @@ static icResult readBinary(const char *path, const char *text, size_t size, icSu
 
 static icResult expectWord(icTextCursor *c, const char *word) {
     if (icText_Accept(c, word)) return IC_OK;
-    if (!icText_Skip(c)) return icText_Error(c, IC_ERR_TRUNCATED, "file ends early: expected '%s'", word);
+    if (!icText_Skip(c))
+        return icText_Error(c, IC_ERR_TRUNCATED, "file ends early: expected '%s'", word);
     char token[32];
     icText_Quote(c->p, c->end, token, sizeof token);
     return icText_Error(c, IC_ERR_PARSE, "expected '%s', found '%s'", word, token);
@@ -107,7 +110,8 @@ static icResult readAscii(const char *path, const char *text, size_t size, icSur
     if (result != IC_OK) return result;
     icText_SkipLine(&c); // the solid's name
     icWeld w;
-    if (!weldInit(&w, size / 40 + 16)) return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
+    if (!weldInit(&w, size / 40 + 16))
+        return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
     for (;;) {
         if (icText_Accept(&c, "endsolid")) break;
         if ((result = expectWord(&c, "facet")) != IC_OK) break;

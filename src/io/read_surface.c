@@ -91,7 +91,8 @@ icResult icFmt_ReadObj(const char *path, const char *text, size_t size, icSurfac
                            *e != '#' && e < c.end)) {
                     char token[32];
                     icText_Quote(c.p, c.end, token, sizeof token);
-                    result = icText_Error(&c, IC_ERR_PARSE, "expected a vertex index, found '%s'", token);
+                    result = icText_Error(&c, IC_ERR_PARSE, "expected a vertex index, found '%s'",
+                                          token);
                     break;
                 }
                 // Skip the texture and normal parts of "v/t/n".
@@ -158,7 +159,8 @@ icResult icFmt_ReadOff(const char *path, const char *text, size_t size, icSurfac
         (result = icText_IntIn(&c, 0, INT32_MAX, &ne, "edge count")) != IC_OK)
         return result;
     if ((size_t)nv > size / 6 + 1 || (size_t)nf > size / 8 + 1)
-        return icText_Error(&c, IC_ERR_TRUNCATED, "file too short for %lld vertices and %lld faces", nv, nf);
+        return icText_Error(&c, IC_ERR_TRUNCATED, "file too short for %lld vertices and %lld faces",
+                            nv, nf);
     icText_SkipLine(&c);
     for (long long i = 0; i < nv; ++i) {
         double x[3];
@@ -172,13 +174,14 @@ icResult icFmt_ReadOff(const char *path, const char *text, size_t size, icSurfac
         long long n, index;
         if ((result = icText_Int(&c, &n, "corner count")) != IC_OK) return result;
         if (n < 3 || n > IC_MAX_POLYGON)
-            return icText_Error(&c, IC_ERR_PARSE, "face has %lld corners (3 to %d)", n, IC_MAX_POLYGON);
+            return icText_Error(&c, IC_ERR_PARSE, "face has %lld corners (3 to %d)", n,
+                                IC_MAX_POLYGON);
         for (int k = 0; k < n; ++k) {
             if ((result = icText_Int(&c, &index, "vertex index")) != IC_OK) return result;
             if (index < 0 || index >= nv)
                 return icText_Error(&c, IC_ERR_INDEX_OUT_OF_RANGE,
-                                    "face %lld refers to vertex %lld; vertices are 0 to %lld", f, index,
-                                    nv - 1);
+                                    "face %lld refers to vertex %lld; vertices are 0 to %lld", f,
+                                    index, nv - 1);
             corners[k] = (int)index;
         }
         if (!icSurfaceBuilder_AddPolygon(b, corners, (int)n)) return outOfMemory(path, diag);
@@ -236,8 +239,7 @@ icResult icLoadSurface(const char *path, icTriSurface *surface, icDiagnostic *di
     icFree(text);
     if (result == IC_OK && b.triangles.count == 0)
         result = icDiag_Set(diag, IC_ERR_EMPTY, path, 0, "the surface has no faces");
-    if (result == IC_OK)
-        icSurfaceBuilder_Finish(&b, surface);
+    if (result == IC_OK) icSurfaceBuilder_Finish(&b, surface);
     icSurfaceBuilder_Destroy(&b);
     return result;
 }

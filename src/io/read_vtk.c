@@ -19,14 +19,14 @@ typedef struct icVtkReader {
     int major, minor;
 
     int pointCount;
-    icReal *points;          ///< (pointCount x 3)
+    icReal *points; ///< (pointCount x 3)
     int cellCount;
-    long long *cellStart;    ///< (cellCount + 1) offsets into cellIndex (or cellData)
-    int *cellIndex;          ///< connectivity, or NULL when cellData holds it
-    const char *cellData;    ///< BINARY classic layout: the big-endian int32 stream itself
-    int *cellLine;           ///< (cellCount) line of each cell's first index (ASCII), or NULL
-    int *cellTypes;          ///< (cellCount)
-    icMeshFields fields;     ///< point and cell data, cell data over all cells
+    long long *cellStart; ///< (cellCount + 1) offsets into cellIndex (or cellData)
+    int *cellIndex;       ///< connectivity, or NULL when cellData holds it
+    const char *cellData; ///< BINARY classic layout: the big-endian int32 stream itself
+    int *cellLine;        ///< (cellCount) line of each cell's first index (ASCII), or NULL
+    int *cellTypes;       ///< (cellCount)
+    icMeshFields fields;  ///< point and cell data, cell data over all cells
 } icVtkReader;
 
 // Cell i's points: in the BINARY classic stream cellStart[i] is the position of its count,
@@ -42,7 +42,8 @@ static inline int cellVertex(const icVtkReader *r, int i, int k) {
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static icResult vtkError(icVtkReader *r, icResult code, const char *format, ...) {
+static icResult
+vtkError(icVtkReader *r, icResult code, const char *format, ...) {
     char message[600];
     va_list args;
     va_start(args, format);
@@ -145,7 +146,8 @@ static icResult readInts(icVtkReader *r, icScalarType type, size_t count, long l
         } else {
             for (size_t i = 0; i < count; ++i) out[i] = icScalar_GetInt(type, p, i, r->swap, &ok);
         }
-        if (!ok) return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, 0, "%s: value out of range", what);
+        if (!ok)
+            return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, 0, "%s: value out of range", what);
         if (lines) memset(lines, 0, sizeof(int) * count);
         r->c.p += bytes;
         return IC_OK;
@@ -183,8 +185,8 @@ static icResult readPoints(icVtkReader *r) {
 static icResult checkIndex(icVtkReader *r, long long index, int line) {
     if (index < 0 || index >= r->pointCount) {
         char message[160];
-        snprintf(message, sizeof message, "cell refers to point %lld but there are %d points", index,
-                 r->pointCount);
+        snprintf(message, sizeof message, "cell refers to point %lld but there are %d points",
+                 index, r->pointCount);
         return icDiag_Set(r->diag, IC_ERR_INDEX_OUT_OF_RANGE, r->path, line, "%s", message);
     }
     return IC_OK;
@@ -211,10 +213,12 @@ static icResult readCellsClassic(icVtkReader *r, long long n, long long size) {
     if (r->binary) {
         if ((result = needBytes(r, 4 * (size_t)size, "cell connectivity")) != IC_OK) goto done;
         r->c.p += 4 * (size_t)size;
-    } else if ((result = readInts(r, IC_SCALAR_I32, (size_t)size, values, lines, "cell connectivity")) != IC_OK) {
+    } else if ((result = readInts(r, IC_SCALAR_I32, (size_t)size, values, lines,
+                                  "cell connectivity")) != IC_OK) {
         goto done;
     }
-#define IC_CELL_VALUE(i) (values ? values[i] : (long long)icFmt_I32(base + 4 * (size_t)(i), r->swap))
+#define IC_CELL_VALUE(i)                                                                           \
+    (values ? values[i] : (long long)icFmt_I32(base + 4 * (size_t)(i), r->swap))
     long long at = 0, conn = 0;
     for (int i = 0; i < n; ++i) {
         int line = lines ? lines[at < size ? at : size - 1] : 0;
@@ -286,10 +290,12 @@ static icResult readCellsModern(icVtkReader *r, long long offsetCount, long long
     }
     if ((result = readType(r, &type)) != IC_OK) goto done;
     startData(r);
-    if ((result = readInts(r, type, (size_t)offsetCount, r->cellStart, NULL, "cell offsets")) != IC_OK)
+    if ((result = readInts(r, type, (size_t)offsetCount, r->cellStart, NULL, "cell offsets")) !=
+        IC_OK)
         goto done;
     if (r->cellStart[0] != 0 || r->cellStart[n] != connCount) {
-        result = vtkError(r, IC_ERR_PARSE, "%s", "OFFSETS must start at 0 and end at the CONNECTIVITY size");
+        result = vtkError(r, IC_ERR_PARSE, "%s",
+                          "OFFSETS must start at 0 and end at the CONNECTIVITY size");
         goto done;
     }
     for (int i = 0; i < n; ++i)
@@ -303,13 +309,15 @@ static icResult readCellsModern(icVtkReader *r, long long offsetCount, long long
     }
     if ((result = readType(r, &type)) != IC_OK) goto done;
     startData(r);
-    if ((result = readInts(r, type, (size_t)connCount, values, lines, "cell connectivity")) != IC_OK)
+    if ((result = readInts(r, type, (size_t)connCount, values, lines, "cell connectivity")) !=
+        IC_OK)
         goto done;
     for (long long k = 0; k < connCount; ++k) {
         if ((result = checkIndex(r, values[k], lines ? lines[k] : 0)) != IC_OK) goto done;
         r->cellIndex[k] = (int)values[k];
     }
-    for (int i = 0; lines && i < n; ++i) r->cellLine[i] = r->cellStart[i] < connCount ? lines[r->cellStart[i]] : 0;
+    for (int i = 0; lines && i < n; ++i)
+        r->cellLine[i] = r->cellStart[i] < connCount ? lines[r->cellStart[i]] : 0;
 done:
     icFree(values);
     icFree(lines);
@@ -342,7 +350,8 @@ static icResult readCellTypes(icVtkReader *r) {
     startData(r);
     if (r->binary) {
         if ((result = needBytes(r, 4 * (size_t)n, "cell types")) == IC_OK) {
-            for (int i = 0; i < n; ++i) r->cellTypes[i] = icFmt_I32(r->c.p + 4 * (size_t)i, r->swap);
+            for (int i = 0; i < n; ++i)
+                r->cellTypes[i] = icFmt_I32(r->c.p + 4 * (size_t)i, r->swap);
             r->c.p += 4 * (size_t)n;
         }
     } else {
@@ -402,7 +411,8 @@ static icResult readFieldArrays(icVtkReader *r, int tuplesExpected, bool perCell
             result = readReals(r, type, (size_t)(components * tuples), NULL, name);
         }
         if (result != IC_OK) return result;
-        if (r->major >= 5 && icText_Skip(&r->c) && icText_Accept(&r->c, "METADATA")) skipMetadata(r);
+        if (r->major >= 5 && icText_Skip(&r->c) && icText_Accept(&r->c, "METADATA"))
+            skipMetadata(r);
     }
     return IC_OK;
 }
@@ -413,8 +423,9 @@ static icResult readData(icVtkReader *r, bool perCell) {
     icResult result = readCount(r, &n, perCell ? "CELL_DATA count" : "POINT_DATA count", 1);
     if (result != IC_OK) return result;
     if (n != (perCell ? r->cellCount : r->pointCount))
-        return vtkError(r, IC_ERR_PARSE, "%s", perCell ? "CELL_DATA count differs from the cell count"
-                                                        : "POINT_DATA count differs from the point count");
+        return vtkError(r, IC_ERR_PARSE, "%s",
+                        perCell ? "CELL_DATA count differs from the cell count"
+                                : "POINT_DATA count differs from the point count");
     for (;;) {
         if (!icText_Skip(&r->c)) return IC_OK;
         char word[64], name[64];
@@ -439,7 +450,8 @@ static icResult readData(icVtkReader *r, bool perCell) {
                     icText_SkipLine(&r->c);
             } else if (icText_Accept(&r->c, "LOOKUP_TABLE")) {
                 char table[64];
-                if ((result = icText_Word(&r->c, table, sizeof table, "table name")) != IC_OK) return result;
+                if ((result = icText_Word(&r->c, table, sizeof table, "table name")) != IC_OK)
+                    return result;
             }
         } else if (strcasecmp(word, "VECTORS") == 0 || strcasecmp(word, "NORMALS") == 0 ||
                    strcasecmp(word, "TENSORS") == 0 || strcasecmp(word, "GLOBAL_IDS") == 0 ||
@@ -447,9 +459,11 @@ static icResult readData(icVtkReader *r, bool perCell) {
             if ((result = icText_Word(&r->c, name, sizeof name, "array name")) != IC_OK ||
                 (result = readType(r, &type)) != IC_OK)
                 return result;
-            components = toupper((unsigned char)word[0]) == 'T' ? 9
-                         : (toupper((unsigned char)word[0]) == 'G' ||
-                            toupper((unsigned char)word[0]) == 'P') ? 1 : 3;
+            components =
+                toupper((unsigned char)word[0]) == 'T' ? 9
+                : (toupper((unsigned char)word[0]) == 'G' || toupper((unsigned char)word[0]) == 'P')
+                    ? 1
+                    : 3;
             startData(r);
         } else if (strcasecmp(word, "FIELD") == 0) {
             if ((result = readFieldArrays(r, (int)n, perCell, true)) != IC_OK) return result;
@@ -502,8 +516,8 @@ static icResult readHeader(icVtkReader *r) {
     if (result != IC_OK) return result;
     if (sscanf(version, "%d.%d", &r->major, &r->minor) != 2 || r->major < 1 || r->major > 5 ||
         (r->major == 5 && r->minor > 1))
-        return icText_Error(c, IC_ERR_UNSUPPORTED, "VTK legacy version %s is not supported (1.0 to 5.1 are)",
-                            version);
+        return icText_Error(c, IC_ERR_UNSUPPORTED,
+                            "VTK legacy version %s is not supported (1.0 to 5.1 are)", version);
     icText_SkipLine(c);
     icText_SkipLine(c); // title
     char word[64];
@@ -516,8 +530,8 @@ static icResult readHeader(icVtkReader *r) {
     if (!icText_Accept(c, "DATASET")) return icText_Error(c, IC_ERR_PARSE, "expected DATASET");
     if ((result = icText_Word(c, word, sizeof word, "the data set type")) != IC_OK) return result;
     if (strcasecmp(word, "UNSTRUCTURED_GRID") != 0)
-        return icText_Error(c, IC_ERR_UNSUPPORTED, "DATASET %s has no tetrahedra (UNSTRUCTURED_GRID does)",
-                            word);
+        return icText_Error(c, IC_ERR_UNSUPPORTED,
+                            "DATASET %s has no tetrahedra (UNSTRUCTURED_GRID does)", word);
     return IC_OK;
 }
 
@@ -534,8 +548,7 @@ static icResult readSections(icVtkReader *r) {
         } else if (strcasecmp(word, "CELL_TYPES") == 0) {
             result = readCellTypes(r);
         } else if (strcasecmp(word, "POINT_DATA") == 0 || strcasecmp(word, "CELL_DATA") == 0) {
-            if (!r->cellTypes)
-                return vtkError(r, IC_ERR_PARSE, "%s before the cells", word);
+            if (!r->cellTypes) return vtkError(r, IC_ERR_PARSE, "%s before the cells", word);
             result = readData(r, toupper((unsigned char)word[0]) == 'C');
         } else if (strcasecmp(word, "FIELD") == 0) {
             result = readFieldArrays(r, -1, false, false);
@@ -563,7 +576,8 @@ static icResult buildMesh(icVtkReader *r, icReadOut *out) {
         if (expected >= 0 && size != expected) {
             icFree(keep);
             return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, r->cellLine ? r->cellLine[i] : 0,
-                              "cell %d of type %d has %lld points (expected %d)", i, type, size, expected);
+                              "cell %d of type %d has %lld points (expected %d)", i, type, size,
+                              expected);
         }
         if (type == 10 || type == 24) {
             keep[i] = true;
@@ -575,8 +589,8 @@ static icResult buildMesh(icVtkReader *r, icReadOut *out) {
     }
     if (tetCount == 0) {
         icFree(keep);
-        return icDiag_Set(r->diag, IC_ERR_EMPTY, r->path, 0, "no tetrahedra (%d other cells skipped)",
-                          out->info->skippedElements);
+        return icDiag_Set(r->diag, IC_ERR_EMPTY, r->path, 0,
+                          "no tetrahedra (%d other cells skipped)", out->info->skippedElements);
     }
     icResult result = icTetMesh_Create(out->mesh, r->pointCount, tetCount);
     int *lines = r->binary ? NULL : IC_ALLOC(int, tetCount);

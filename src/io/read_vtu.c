@@ -21,18 +21,18 @@ typedef struct icVtuArray {
     icScalarType type;
     int components;
     icVtuEncoding encoding;
-    long long offset;            ///< appended: bytes (or base64 characters) after '_'
+    long long offset;                 ///< appended: bytes (or base64 characters) after '_'
     const char *content, *contentEnd; ///< inline text between the tags
-    const char *tagAt;           ///< for the line of messages
+    const char *tagAt;                ///< for the line of messages
 } icVtuArray;
 
 typedef struct icVtuReader {
     const char *path;
     const char *text, *textEnd;
     icDiagnostic *diag;
-    bool swap;         ///< data in the other byte order than the host's
-    bool header64;     ///< UInt64 block headers
-    bool compressed;   ///< vtkZLibDataCompressor
+    bool swap;                          ///< data in the other byte order than the host's
+    bool header64;                      ///< UInt64 block headers
+    bool compressed;                    ///< vtkZLibDataCompressor
     const char *appended, *appendedEnd; ///< after '_'
     bool appendedBase64;
     long long pointCount, cellCount;
@@ -45,7 +45,8 @@ typedef struct icVtuReader {
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static icResult vtuError(icVtuReader *r, icResult code, const char *at, const char *format, ...) {
+static icResult
+vtuError(icVtuReader *r, icResult code, const char *at, const char *format, ...) {
     char message[600];
     va_list args;
     va_start(args, format);
@@ -59,10 +60,10 @@ static icScalarType typeOf(const char *name) {
     static const struct {
         const char *name;
         icScalarType type;
-    } table[] = {{"Int8", IC_SCALAR_I8},     {"UInt8", IC_SCALAR_U8},     {"Int16", IC_SCALAR_I16},
-                 {"UInt16", IC_SCALAR_U16},  {"Int32", IC_SCALAR_I32},    {"UInt32", IC_SCALAR_U32},
-                 {"Int64", IC_SCALAR_I64},   {"UInt64", IC_SCALAR_U64},   {"Float32", IC_SCALAR_F32},
-                 {"Float64", IC_SCALAR_F64}, {"Char", IC_SCALAR_I8},      {"Float", IC_SCALAR_F32},
+    } table[] = {{"Int8", IC_SCALAR_I8},     {"UInt8", IC_SCALAR_U8},   {"Int16", IC_SCALAR_I16},
+                 {"UInt16", IC_SCALAR_U16},  {"Int32", IC_SCALAR_I32},  {"UInt32", IC_SCALAR_U32},
+                 {"Int64", IC_SCALAR_I64},   {"UInt64", IC_SCALAR_U64}, {"Float32", IC_SCALAR_F32},
+                 {"Float64", IC_SCALAR_F64}, {"Char", IC_SCALAR_I8},    {"Float", IC_SCALAR_F32},
                  {"Double", IC_SCALAR_F64}};
     for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
         if (strcmp(name, table[i].name) == 0) return table[i].type;
@@ -79,12 +80,14 @@ static icResult parseDataArray(icVtuReader *r, const icXmlTag *tag, const char *
     a->present = true;
     a->tagAt = tag->start;
     a->components = 1;
-    if (icXml_Attr(tag, "Name", value, sizeof value)) snprintf(a->name, sizeof a->name, "%.63s", value);
+    if (icXml_Attr(tag, "Name", value, sizeof value))
+        snprintf(a->name, sizeof a->name, "%.63s", value);
     if (!icXml_Attr(tag, "type", value, sizeof value))
         return vtuError(r, IC_ERR_PARSE, tag->start, "DataArray without a type");
     a->type = typeOf(value);
     if (a->type == IC_SCALAR_NONE)
-        return vtuError(r, IC_ERR_UNSUPPORTED, tag->start, "DataArray type '%s' is not supported", value);
+        return vtuError(r, IC_ERR_UNSUPPORTED, tag->start, "DataArray type '%s' is not supported",
+                        value);
     if (icXml_Attr(tag, "NumberOfComponents", value, sizeof value)) {
         a->components = atoi(value);
         if (a->components < 1 || a->components > 1 << 16)
@@ -104,7 +107,8 @@ static icResult parseDataArray(icVtuReader *r, const icXmlTag *tag, const char *
         if (end == value || *end || a->offset < 0)
             return vtuError(r, IC_ERR_PARSE, tag->start, "bad offset '%s'", value);
     } else {
-        return vtuError(r, IC_ERR_UNSUPPORTED, tag->start, "DataArray format '%s' is not supported", value);
+        return vtuError(r, IC_ERR_UNSUPPORTED, tag->start, "DataArray format '%s' is not supported",
+                        value);
     }
     *next = tag->end;
     if (tag->selfClosing) return IC_OK;
@@ -126,7 +130,8 @@ static icResult parseHeader(icVtuReader *r, const icXmlTag *tag) {
         return vtuError(r, IC_ERR_UNSUPPORTED, tag->start,
                         "VTKFile type '%s' is not supported (UnstructuredGrid is)",
                         icXml_Attr(tag, "type", value, sizeof value) ? value : "");
-    bool big = icXml_Attr(tag, "byte_order", value, sizeof value) && strcmp(value, "BigEndian") == 0;
+    bool big =
+        icXml_Attr(tag, "byte_order", value, sizeof value) && strcmp(value, "BigEndian") == 0;
     r->swap = big == icFmt_HostLittle();
     if (icXml_Attr(tag, "header_type", value, sizeof value)) {
         if (strcmp(value, "UInt64") == 0)
@@ -167,10 +172,12 @@ static icResult parseStructure(icVtuReader *r) {
         if (!icXml_NextTag(appendedTag, r->textEnd, &tag, &bad))
             return vtuError(r, IC_ERR_PARSE, appendedTag, "AppendedData tag is not closed");
         char value[64];
-        r->appendedBase64 = icXml_Attr(&tag, "encoding", value, sizeof value) && strcmp(value, "base64") == 0;
+        r->appendedBase64 =
+            icXml_Attr(&tag, "encoding", value, sizeof value) && strcmp(value, "base64") == 0;
         if (icXml_Attr(&tag, "encoding", value, sizeof value) && strcmp(value, "base64") != 0 &&
             strcmp(value, "raw") != 0)
-            return vtuError(r, IC_ERR_UNSUPPORTED, appendedTag, "AppendedData encoding '%s'", value);
+            return vtuError(r, IC_ERR_UNSUPPORTED, appendedTag, "AppendedData encoding '%s'",
+                            value);
         const char *u = memchr(tag.end, '_', (size_t)(r->textEnd - tag.end));
         if (!u) return vtuError(r, IC_ERR_PARSE, appendedTag, "AppendedData lacks its '_' marker");
         r->appended = u + 1;
@@ -183,7 +190,8 @@ static icResult parseStructure(icVtuReader *r) {
         limit = appendedTag;
     }
 
-    bool sawFile = false, inPoints = false, inCells = false, inPointData = false, inCellData = false;
+    bool sawFile = false, inPoints = false, inCells = false, inPointData = false,
+         inCellData = false;
     int pieces = 0;
     const char *p = r->text;
     icXmlTag tag;
@@ -205,6 +213,13 @@ static icResult parseStructure(icVtuReader *r) {
             if (!icXml_Attr(&tag, "NumberOfCells", value, sizeof value) ||
                 (r->cellCount = strtoll(value, &end, 10)) < 0 || *end || r->cellCount > INT32_MAX)
                 return vtuError(r, IC_ERR_PARSE, tag.start, "Piece lacks a valid NumberOfCells");
+            // Every point and cell takes at least a byte of the file (zlib packs at most about
+            // 1000:1): larger counts are corrupt, and must not size allocations.
+            long long limit = (long long)(r->textEnd - r->text) * (r->compressed ? 1100 : 1) + 16;
+            if (r->pointCount > limit || r->cellCount > limit)
+                return vtuError(r, IC_ERR_TRUNCATED, tag.start,
+                                "file too short for %lld points and %lld cells", r->pointCount,
+                                r->cellCount);
         } else if (icXml_Is(&tag, "Points")) {
             inPoints = !tag.closing && !tag.selfClosing;
         } else if (icXml_Is(&tag, "Cells")) {
@@ -221,9 +236,12 @@ static icResult parseStructure(icVtuReader *r) {
             if (inPoints && !r->points.present) {
                 r->points = a;
             } else if (inCells) {
-                if (strcmp(a.name, "connectivity") == 0) r->connectivity = a;
-                else if (strcmp(a.name, "offsets") == 0) r->offsets = a;
-                else if (strcmp(a.name, "types") == 0) r->types = a;
+                if (strcmp(a.name, "connectivity") == 0)
+                    r->connectivity = a;
+                else if (strcmp(a.name, "offsets") == 0)
+                    r->offsets = a;
+                else if (strcmp(a.name, "types") == 0)
+                    r->types = a;
             } else if ((inPointData || inCellData) && r->fieldCount < IC_VTU_MAX_FIELDS &&
                        a.components <= 9) {
                 r->fieldPerCell[r->fieldCount] = inCellData;
@@ -236,7 +254,8 @@ static icResult parseStructure(icVtuReader *r) {
     if (pieces == 0) return vtuError(r, IC_ERR_PARSE, NULL, "no Piece element");
     if (!r->points.present) return vtuError(r, IC_ERR_PARSE, NULL, "no Points DataArray");
     if (!r->connectivity.present || !r->offsets.present || !r->types.present)
-        return vtuError(r, IC_ERR_PARSE, NULL, "Cells needs connectivity, offsets and types arrays");
+        return vtuError(r, IC_ERR_PARSE, NULL,
+                        "Cells needs connectivity, offsets and types arrays");
     return IC_OK;
 }
 
@@ -257,11 +276,13 @@ static bool sourceRead(icByteSource *s, void *out, size_t n) {
     return true;
 }
 
-static icResult sourceError(icVtuReader *r, const icVtuArray *a, icByteSource *s, const char *what) {
+static icResult sourceError(icVtuReader *r, const icVtuArray *a, icByteSource *s,
+                            const char *what) {
     if (s->base64 && s->b64.bad)
         return vtuError(r, IC_ERR_PARSE, a->encoding == IC_VTU_BINARY ? s->b64.badAt : a->tagAt,
                         "DataArray '%s': invalid base64 in %s", a->name, what);
-    return vtuError(r, IC_ERR_TRUNCATED, a->tagAt, "DataArray '%s': data ends inside %s", a->name, what);
+    return vtuError(r, IC_ERR_TRUNCATED, a->tagAt, "DataArray '%s': data ends inside %s", a->name,
+                    what);
 }
 
 static bool readHeaderWord(icVtuReader *r, icByteSource *s, uint64_t *value) {
@@ -285,13 +306,14 @@ static icResult loadBytes(icVtuReader *r, const icVtuArray *a, size_t bytes, uin
         icBase64_Init(&s.b64, a->content, a->contentEnd);
     } else {
         if (!r->appended)
-            return vtuError(r, IC_ERR_PARSE, a->tagAt, "DataArray '%s' is appended but there is no AppendedData", a->name);
+            return vtuError(r, IC_ERR_PARSE, a->tagAt,
+                            "DataArray '%s' is appended but there is no AppendedData", a->name);
         if (a->offset > r->appendedEnd - r->appended)
-            return vtuError(r, IC_ERR_TRUNCATED, a->tagAt, "DataArray '%s': offset %lld is past the end of the file",
-                            a->name, a->offset);
+            return vtuError(r, IC_ERR_TRUNCATED, a->tagAt,
+                            "DataArray '%s': offset %lld is past the end of the file", a->name,
+                            a->offset);
         s.base64 = r->appendedBase64;
-        if (s.base64)
-            icBase64_Init(&s.b64, r->appended + a->offset, r->appendedEnd);
+        if (s.base64) icBase64_Init(&s.b64, r->appended + a->offset, r->appendedEnd);
         s.p = r->appended + a->offset;
         s.end = r->appendedEnd;
     }
@@ -299,8 +321,9 @@ static icResult loadBytes(icVtuReader *r, const icVtuArray *a, size_t bytes, uin
         uint64_t size;
         if (!readHeaderWord(r, &s, &size)) return sourceError(r, a, &s, "its header");
         if (size != bytes)
-            return vtuError(r, IC_ERR_PARSE, a->tagAt, "DataArray '%s' holds %llu bytes, expected %zu",
-                            a->name, (unsigned long long)size, bytes);
+            return vtuError(r, IC_ERR_PARSE, a->tagAt,
+                            "DataArray '%s' holds %llu bytes, expected %zu", a->name,
+                            (unsigned long long)size, bytes);
         if (!s.base64) {
             // Raw data is used where it lies in the file.
             if ((size_t)(s.end - s.p) < bytes) return sourceError(r, a, &s, "its values");
@@ -324,8 +347,8 @@ static icResult loadBytes(icVtuReader *r, const icVtuArray *a, size_t bytes, uin
     uint64_t total = blocks == 0 ? 0 : (blocks - 1) * blockSize + (lastSize ? lastSize : blockSize);
     if (blocks > (1u << 30) || blockSize > (1ull << 40) || total != bytes || (blocks && !blockSize))
         return vtuError(r, IC_ERR_PARSE, a->tagAt,
-                        "DataArray '%s': compression header gives %llu bytes, expected %zu", a->name,
-                        (unsigned long long)total, bytes);
+                        "DataArray '%s': compression header gives %llu bytes, expected %zu",
+                        a->name, (unsigned long long)total, bytes);
     uint64_t *sizes = IC_ALLOC(uint64_t, blocks + 1);
     if (!sizes) return vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     uint64_t largest = 0;
@@ -338,9 +361,11 @@ static icResult loadBytes(icVtuReader *r, const icVtuArray *a, size_t bytes, uin
         if (sizes[b] > largest) largest = sizes[b];
     }
     if (result == IC_OK && largest > (uint64_t)(r->textEnd - r->text))
-        result = vtuError(r, IC_ERR_TRUNCATED, a->tagAt, "DataArray '%s': a compressed block is larger than the file", a->name);
+        result = vtuError(r, IC_ERR_TRUNCATED, a->tagAt,
+                          "DataArray '%s': a compressed block is larger than the file", a->name);
     uint8_t *packed = result == IC_OK ? IC_ALLOC(uint8_t, largest + 1) : NULL;
-    if (result == IC_OK && !packed) result = vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    if (result == IC_OK && !packed)
+        result = vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     for (uint64_t b = 0; result == IC_OK && b < blocks; ++b) {
         uLongf expected = (uLongf)((b + 1 == blocks && lastSize) ? lastSize : blockSize);
         if (!sourceRead(&s, packed, sizes[b])) {
@@ -351,8 +376,8 @@ static icResult loadBytes(icVtuReader *r, const icVtuArray *a, size_t bytes, uin
         int z = uncompress(out + b * blockSize, &got, packed, (uLong)sizes[b]);
         if (z != Z_OK || got != expected)
             result = vtuError(r, IC_ERR_PARSE, a->tagAt,
-                              "DataArray '%s': compressed block %llu is corrupt (zlib: %s)", a->name,
-                              (unsigned long long)b, z == Z_OK ? "wrong size" : zError(z));
+                              "DataArray '%s': compressed block %llu is corrupt (zlib: %s)",
+                              a->name, (unsigned long long)b, z == Z_OK ? "wrong size" : zError(z));
     }
     icFree(packed);
     icFree(sizes);
@@ -385,7 +410,8 @@ static icResult loadValues(icVtuReader *r, const icVtuArray *a, size_t count, ic
         }
         if (icText_Skip(&c))
             return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, c.line,
-                              "DataArray '%s' has more than the %zu values expected", a->name, count);
+                              "DataArray '%s' has more than the %zu values expected", a->name,
+                              count);
         return IC_OK;
     }
     size_t size = (size_t)icScalar_Size(a->type);
@@ -402,14 +428,29 @@ static icResult loadValues(icVtuReader *r, const icVtuArray *a, size_t count, ic
         }
         for (size_t i = 0; i < count; ++i)
             if (!isfinite(reals[i])) {
-                result = vtuError(r, IC_ERR_NOT_FINITE, a->tagAt, "DataArray '%s': value %zu is not finite",
-                                  a->name, i);
+                result = vtuError(r, IC_ERR_NOT_FINITE, a->tagAt,
+                                  "DataArray '%s': value %zu is not finite", a->name, i);
                 break;
             }
     } else if (result == IC_OK) {
         bool ok = true;
-        for (size_t i = 0; i < count; ++i) ints[i] = icScalar_GetInt(a->type, bytes, i, r->swap, &ok);
-        if (!ok) result = vtuError(r, IC_ERR_PARSE, a->tagAt, "DataArray '%s': value out of range", a->name);
+        if (a->type == IC_SCALAR_I64) {
+            for (size_t i = 0; i < count; ++i) {
+                int64_t v = (int64_t)icFmt_U64(bytes + 8 * i, r->swap);
+                ok &= v < (1ll << 62) && v > -(1ll << 62);
+                ints[i] = v;
+            }
+        } else if (a->type == IC_SCALAR_I32) {
+            for (size_t i = 0; i < count; ++i) ints[i] = icFmt_I32(bytes + 4 * i, r->swap);
+        } else if (a->type == IC_SCALAR_U8) {
+            for (size_t i = 0; i < count; ++i) ints[i] = bytes[i];
+        } else {
+            for (size_t i = 0; i < count; ++i)
+                ints[i] = icScalar_GetInt(a->type, bytes, i, r->swap, &ok);
+        }
+        if (!ok)
+            result =
+                vtuError(r, IC_ERR_PARSE, a->tagAt, "DataArray '%s': value out of range", a->name);
     }
     icFree(owned);
     return result;
@@ -426,8 +467,8 @@ static icResult loadIndices(icVtuReader *r, const icVtuArray *a, size_t count, i
         for (size_t k = 0; result == IC_OK && k < count; ++k) {
             if (values[k] < 0 || values[k] >= pointCount)
                 result = icDiag_Set(r->diag, IC_ERR_INDEX_OUT_OF_RANGE, r->path, lines[k],
-                                    "connectivity refers to point %lld but there are %lld points", values[k],
-                                    pointCount);
+                                    "connectivity refers to point %lld but there are %lld points",
+                                    values[k], pointCount);
             out[k] = (int)values[k];
         }
         icFree(values);
@@ -437,7 +478,10 @@ static icResult loadIndices(icVtuReader *r, const icVtuArray *a, size_t count, i
     uint8_t *owned;
     const uint8_t *bytes;
     icResult result = loadBytes(r, a, count * size, &owned, &bytes);
-    if (result != IC_OK) return result;
+    if (result != IC_OK) {
+        icFree(owned);
+        return result;
+    }
     bool ok = true;
     size_t bad = count;
     if (a->type == IC_SCALAR_I64) {
@@ -461,8 +505,9 @@ static icResult loadIndices(icVtuReader *r, const icVtuArray *a, size_t count, i
     }
     if (bad < count) {
         long long v = icScalar_GetInt(a->type, bytes, bad, r->swap, &ok);
-        result = vtuError(r, IC_ERR_INDEX_OUT_OF_RANGE, a->tagAt,
-                          "connectivity refers to point %lld but there are %lld points", v, pointCount);
+        result =
+            vtuError(r, IC_ERR_INDEX_OUT_OF_RANGE, a->tagAt,
+                     "connectivity refers to point %lld but there are %lld points", v, pointCount);
     }
     icFree(owned);
     return result;
@@ -492,7 +537,8 @@ static icResult buildMesh(icVtuReader *r, icReadOut *out) {
     long long connCount = m ? offsets[m - 1] : 0;
     for (size_t i = 0; i < m; ++i)
         if (offsets[i] < (i ? offsets[i - 1] : 0) || offsets[i] > (1ll << 40)) {
-            result = vtuError(r, IC_ERR_PARSE, r->offsets.tagAt, "offsets must not decrease (cell %zu)", i);
+            result = vtuError(r, IC_ERR_PARSE, r->offsets.tagAt,
+                              "offsets must not decrease (cell %zu)", i);
             goto done;
         }
     conn = IC_ALLOC(int, connCount + 1);
@@ -501,15 +547,17 @@ static icResult buildMesh(icVtuReader *r, icReadOut *out) {
         result = vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
         goto done;
     }
-    if ((result = loadIndices(r, &r->connectivity, (size_t)connCount, conn, connLines, (long long)n)) != IC_OK)
+    if ((result = loadIndices(r, &r->connectivity, (size_t)connCount, conn, connLines,
+                              (long long)n)) != IC_OK)
         goto done;
     size_t tetCount = 0;
     for (size_t i = 0; i < m; ++i) {
         long long start = i ? offsets[i - 1] : 0, size = offsets[i] - start;
         int expected = types[i] >= 0 && types[i] < 256 ? icFmt_VtkCellSize((int)types[i]) : -1;
         if (expected >= 0 && size != expected) {
-            result = vtuError(r, IC_ERR_PARSE, r->types.tagAt, "cell %zu of type %lld has %lld points (expected %d)",
-                              i, types[i], size, expected);
+            result = vtuError(r, IC_ERR_PARSE, r->types.tagAt,
+                              "cell %zu of type %lld has %lld points (expected %d)", i, types[i],
+                              size, expected);
             goto done;
         }
         if (types[i] == 10 || types[i] == 24) {
@@ -534,7 +582,8 @@ static icResult buildMesh(icVtuReader *r, icReadOut *out) {
             result = vtuError(r, IC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
             goto done;
         }
-        if ((result = loadValues(r, a, tuples * (size_t)a->components, data, NULL, NULL)) != IC_OK) {
+        if ((result = loadValues(r, a, tuples * (size_t)a->components, data, NULL, NULL)) !=
+            IC_OK) {
             icFree(data);
             goto done;
         }
@@ -546,7 +595,8 @@ static icResult buildMesh(icVtuReader *r, icReadOut *out) {
     icFmt_FilterCellFields(&fields, keep, (int)m);
 
     if ((result = icTetMesh_Create(out->mesh, (int)n, (int)tetCount)) != IC_OK) goto done;
-    if ((result = loadValues(r, &r->points, 3 * n, out->mesh->positions, NULL, NULL)) != IC_OK) goto done;
+    if ((result = loadValues(r, &r->points, 3 * n, out->mesh->positions, NULL, NULL)) != IC_OK)
+        goto done;
     tetLines = connLines ? IC_ALLOC(int, tetCount) : NULL;
     regions = IC_ALLOC_ZERO(int, tetCount);
     if ((connLines && !tetLines) || !regions) {

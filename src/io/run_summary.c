@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 icRunOptions icDefaultRunOptions(void) {
-    icRunOptions options = {NULL, -1, false, true};
+    icRunOptions options = {NULL, -1, false, true, NULL, NULL};
     return options;
 }
 

@@ -206,6 +206,8 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
                 lastDraw = now;
             }
         }
+        if (opt.progressFn)
+            opt.progressFn(frame, frames, 1e3 * solverSeconds / frame, ratio, opt.progressContext);
     }
     summary->frames = done;
     summary->msPerFrame = done > 0 ? 1e3 * solverSeconds / done : 0;

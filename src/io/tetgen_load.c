@@ -2,6 +2,7 @@
 // TetGen .node/.ele reader: parses whole files in memory, keeps each record's line so that
 // every problem, including the mesh check's, is reported at its line in the file.
 #include "io/io_internal.h"
+#include "io/fmt_internal.h"
 
 #include "core/core.h"
 
@@ -352,6 +353,8 @@ static icResult parseElements(icTetGenLoad *load, icDiagnostic *diag) {
                                   nodes[k], load->nodePath);
             load->tets[4 * t + k] = v;
         }
+        // TetGen's positive tets are the mirror of mesh.h's: swap local 1 and 2 (exact both ways).
+        icFmt_SwapHandedness(load->tets + 4 * t);
         for (int a = 0; a < 4; ++a)
             for (int b = a + 1; b < 4; ++b)
                 if (load->tets[4 * t + a] == load->tets[4 * t + b])

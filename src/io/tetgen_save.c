@@ -21,12 +21,13 @@ static icResult writeElements(const char *path, const icTetMesh *mesh, icDiagnos
     icResult r = icAtomicFile_Open(&file, path, diag);
     if (r != IC_OK) return r;
     fprintf(file.fp, "# written by isochor\n%d 4 %d\n", mesh->tetCount, mesh->regions ? 1 : 0);
+    // Local 1 and 2 swapped: TetGen's positive orientation is the mirror of mesh.h's.
     for (int t = 0; t < mesh->tetCount; ++t) {
         const int *q = mesh->tets + 4 * t;
         if (mesh->regions)
-            fprintf(file.fp, "%d %d %d %d %d %d\n", t, q[0], q[1], q[2], q[3], mesh->regions[t]);
+            fprintf(file.fp, "%d %d %d %d %d %d\n", t, q[0], q[2], q[1], q[3], mesh->regions[t]);
         else
-            fprintf(file.fp, "%d %d %d %d %d\n", t, q[0], q[1], q[2], q[3]);
+            fprintf(file.fp, "%d %d %d %d %d\n", t, q[0], q[2], q[1], q[3]);
     }
     return icAtomicFile_Commit(&file, diag);
 }

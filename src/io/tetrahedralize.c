@@ -44,7 +44,8 @@ bool icFindProgram(const char *program, char *fullPath, size_t size) {
         while (*path && !ok) {
             const char *colon = strchr(path, ':');
             size_t length = colon ? (size_t)(colon - path) : strlen(path);
-            int n = snprintf(found, sizeof found, "%.*s/%s", (int)length, length ? path : ".", program);
+            int n =
+                snprintf(found, sizeof found, "%.*s/%s", (int)length, length ? path : ".", program);
             ok = n > 0 && (size_t)n < sizeof found && isExecutable(found);
             path += length + (colon ? 1 : 0);
         }
@@ -85,7 +86,8 @@ static void lastLine(const char *logPath, char *out, size_t size) {
     char *text;
     size_t n;
     if (icReadWholeFile(logPath, &text, &n, NULL) != IC_OK) return;
-    while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' ')) text[--n] = 0;
+    while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+        text[--n] = 0;
     char *start = n ? text + n - 1 : text;
     while (start > text && start[-1] != '\n') --start;
     snprintf(out, size, "%s", start);
@@ -93,8 +95,8 @@ static void lastLine(const char *logPath, char *out, size_t size) {
 }
 
 // Runs argv with stdout and stderr into logPath; *status gets the exit status (-1 killed).
-static icResult runProgram(const char *fullPath, char *const argv[], const char *logPath, int *status,
-                           icDiagnostic *diag) {
+static icResult runProgram(const char *fullPath, char *const argv[], const char *logPath,
+                           int *status, icDiagnostic *diag) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -106,7 +108,9 @@ static icResult runProgram(const char *fullPath, char *const argv[], const char 
         return icDiag_Set(diag, IC_ERR_IO, fullPath, 0, "cannot run: %s", strerror(error));
     int raw;
     while (waitpid(pid, &raw, 0) < 0)
-        if (errno != EINTR) return icDiag_Set(diag, IC_ERR_IO, fullPath, 0, "lost the process: %s", strerror(errno));
+        if (errno != EINTR)
+            return icDiag_Set(diag, IC_ERR_IO, fullPath, 0, "lost the process: %s",
+                              strerror(errno));
     *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
     return IC_OK;
 }
@@ -130,7 +134,8 @@ icResult icTetrahedralize(const icTriSurface *surface, const icTetrahedralizeDef
         const char *tmp = getenv("TMPDIR");
         snprintf(dir, sizeof dir, "%s/isochor-tetgen-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
         if (!mkdtemp(dir))
-            return icDiag_Set(diag, IC_ERR_IO, dir, 0, "cannot create a temporary folder: %s", strerror(errno));
+            return icDiag_Set(diag, IC_ERR_IO, dir, 0, "cannot create a temporary folder: %s",
+                              strerror(errno));
     } else {
         snprintf(dir, sizeof dir, "%s", def->workDir);
     }
@@ -147,8 +152,10 @@ icResult icTetrahedralize(const icTriSurface *surface, const icTetrahedralizeDef
         // -p: a piecewise linear complex; q: radius-edge bound; a: volume bound.
         char switches[128];
         int n = snprintf(switches, sizeof switches, "-p");
-        if (def->quality > 0) n += snprintf(switches + n, sizeof switches - (size_t)n, "q%.6g", def->quality);
-        if (def->maxVolume > 0) snprintf(switches + n, sizeof switches - (size_t)n, "a%.6g", def->maxVolume);
+        if (def->quality > 0)
+            n += snprintf(switches + n, sizeof switches - (size_t)n, "q%.6g", def->quality);
+        if (def->maxVolume > 0)
+            snprintf(switches + n, sizeof switches - (size_t)n, "a%.6g", def->maxVolume);
         char *argv[] = {fullPath, switches, input, NULL};
         int status = 0;
         result = runProgram(fullPath, argv, log, &status, diag);
@@ -165,10 +172,12 @@ icResult icTetrahedralize(const icTriSurface *surface, const icTetrahedralizeDef
         icDiagnostic load = {0};
         result = icLoadMesh(ele, NULL, mesh, NULL, &load);
         if (result == IC_ERR_EMPTY)
-            icDiag_Set(diag, result, program, 0,
-                       "TetGen made no tetrahedra: is the surface closed and free of self-intersections?");
+            icDiag_Set(
+                diag, result, program, 0,
+                "TetGen made no tetrahedra: is the surface closed and free of self-intersections?");
         else if (result != IC_OK)
-            icDiag_Set(diag, result, load.file, load.line, "reading TetGen's output: %s", load.message);
+            icDiag_Set(diag, result, load.file, load.line, "reading TetGen's output: %s",
+                       load.message);
     }
     if (!def->keepFiles) {
         const char *files[] = {input, node, ele, face, edge, log};

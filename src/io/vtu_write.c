@@ -47,13 +47,21 @@ static void writeFloat64(FILE *fp, const icReal *data, size_t count) {
     }
 }
 
-static void writeInt64(FILE *fp, const int *data, size_t count) {
+// Tets as VTK_TETRA connectivity. VTK's positive tet is the mirror of mesh.h's, so local
+// vertices 1 and 2 are swapped (ParaView then sees positive volumes).
+static void writeConnectivity(FILE *fp, const int *tets, size_t tetCount) {
     int64_t chunk[1024];
-    for (size_t i = 0; i < count;) {
-        size_t n = count - i < 1024 ? count - i : 1024;
-        for (size_t k = 0; k < n; ++k) chunk[k] = data[i + k];
-        fwrite(chunk, sizeof(int64_t), n, fp);
-        i += n;
+    for (size_t t = 0; t < tetCount;) {
+        size_t n = tetCount - t < 256 ? tetCount - t : 256;
+        for (size_t k = 0; k < n; ++k) {
+            const int *q = tets + 4 * (t + k);
+            chunk[4 * k] = q[0];
+            chunk[4 * k + 1] = q[2];
+            chunk[4 * k + 2] = q[1];
+            chunk[4 * k + 3] = q[3];
+        }
+        fwrite(chunk, sizeof(int64_t), 4 * n, fp);
+        t += n;
     }
 }
 
@@ -124,7 +132,7 @@ icResult icWriteVtu(const char *path, int vertexCount, const icReal *positions, 
     writeBlockHeader(fp, nv * 3 * 8);
     writeFloat64(fp, positions, nv * 3);
     writeBlockHeader(fp, nt * 4 * 8);
-    writeInt64(fp, tets, nt * 4);
+    writeConnectivity(fp, tets, nt);
     // offsets[t] is where cell t ends in the connectivity: 4 (t + 1).
     writeBlockHeader(fp, nt * 8);
     for (size_t t = 0; t < nt;) {

@@ -43,7 +43,8 @@ icResult icPointCache_Open(icPointCacheWriter *writer, const char *path, int poi
 icResult icPointCache_Append(icPointCacheWriter *writer, const icReal *positions, const int *index,
                              icDiagnostic *diag) {
     if (!writer->file.fp)
-        return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, writer->file.path, 0, "the cache is not open");
+        return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, writer->file.path, 0,
+                          "the cache is not open");
     unsigned char *bytes = (unsigned char *)writer->scratch;
     for (int i = 0; i < writer->pointCount; ++i) {
         const icReal *p = positions + 3 * (size_t)(index ? index[i] : i);
@@ -56,7 +57,8 @@ icResult icPointCache_Append(icPointCacheWriter *writer, const icReal *positions
 
 icResult icPointCache_Close(icPointCacheWriter *writer, icDiagnostic *diag) {
     if (!writer->file.fp)
-        return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, writer->file.path, 0, "the cache is not open");
+        return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, writer->file.path, 0,
+                          "the cache is not open");
     unsigned char count[4];
     putU32(count, (uint32_t)writer->sampleCount);
     if (fseek(writer->file.fp, 28, SEEK_SET) != 0 || fwrite(count, 1, 4, writer->file.fp) != 4) {

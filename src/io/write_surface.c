@@ -36,7 +36,8 @@ icResult icTriSurface_FromTetMesh(icTriSurface *surface, const icTetMesh *mesh,
     for (int v = 0; v < mesh->vertexCount; ++v) {
         if (map[v] < 0) continue;
         surface->meshVertex[map[v]] = v;
-        memcpy(surface->positions + 3 * (size_t)map[v], positions + 3 * (size_t)v, 3 * sizeof(icReal));
+        memcpy(surface->positions + 3 * (size_t)map[v], positions + 3 * (size_t)v,
+               3 * sizeof(icReal));
     }
     for (int i = 0; i < 3 * triangleCount; ++i) triangles[i] = map[triangles[i]];
     surface->vertexCount = count;
@@ -58,7 +59,8 @@ icResult icSaveSurfaceObj(const char *path, const icTriSurface *s, icDiagnostic 
     if (result == IC_OK) result = icAtomicFile_Open(&file, path, diag);
     if (result != IC_OK) return result;
     // 9 significant digits: what a float (Blender's precision) holds.
-    fprintf(file.fp, "# isochor surface: %d vertices, %d triangles\n", s->vertexCount, s->triangleCount);
+    fprintf(file.fp, "# isochor surface: %d vertices, %d triangles\n", s->vertexCount,
+            s->triangleCount);
     for (int v = 0; v < s->vertexCount; ++v) {
         const icReal *p = s->positions + 3 * (size_t)v;
         fprintf(file.fp, "v %.9g %.9g %.9g\n", p[0], p[1], p[2]);
@@ -77,7 +79,8 @@ icResult icSaveSurfaceObj(const char *path, const icTriSurface *s, icDiagnostic 
     return icAtomicFile_Commit(&file, diag);
 }
 
-icResult icSaveSurfacePly(const char *path, const icTriSurface *s, bool binary, icDiagnostic *diag) {
+icResult icSaveSurfacePly(const char *path, const icTriSurface *s, bool binary,
+                          icDiagnostic *diag) {
     icResult result = checkSurface(path, s, diag);
     icAtomicFile file;
     if (result == IC_OK) result = icAtomicFile_Open(&file, path, diag);

@@ -13,7 +13,8 @@ icResult icSaveVtk(const char *path, const icTetMesh *mesh, bool binary, icDiagn
     FILE *fp = file.fp;
     const int n = mesh->vertexCount, m = mesh->tetCount;
     const bool swap = icFmt_HostLittle(); // BINARY legacy files are big-endian
-    fprintf(fp, "# vtk DataFile Version 4.2\nisochor tetrahedral mesh\n%s\nDATASET UNSTRUCTURED_GRID\n",
+    fprintf(fp,
+            "# vtk DataFile Version 4.2\nisochor tetrahedral mesh\n%s\nDATASET UNSTRUCTURED_GRID\n",
             binary ? "BINARY" : "ASCII");
     fprintf(fp, "POINTS %d double\n", n);
     char line[160];

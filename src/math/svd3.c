@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Rotation-variant 3x3 SVD and polar decomposition (FEM spec sections 4.1-4.4).
 #include "isochor/svd.h"
+#include "math/wide.h"
 
 #include <float.h>
 
@@ -227,34 +228,44 @@ typedef struct icSvdLanes {
     icReal v[3][3][IC_SVD_LANES];
 } icSvdLanes;
 
+// rotatePair on all lanes, two at a time in wide registers (same operations per lane).
 static icReal rotateLanes(icSvdLanes *L, int p, int q) {
-    icReal c[IC_SVD_LANES], s[IC_SVD_LANES], worst = 0;
-    for (int l = 0; l < IC_SVD_LANES; ++l) {
-        icReal alpha = 0, beta = 0, gamma = 0;
+    const icWide tol2 = icWide_Set(IC_SVD_TOLERANCE * IC_SVD_TOLERANCE);
+    const icWide one = icWide_Set(1), zero = icWide_Set(0), two = icWide_Set(2);
+    icReal worst = 0;
+    for (int w = 0; w < IC_SVD_LANES; w += 2) {
+        icWide bp[3], bq[3], vp[3], vq[3];
         for (int i = 0; i < 3; ++i) {
-            alpha += L->b[p][i][l] * L->b[p][i][l];
-            beta += L->b[q][i][l] * L->b[q][i][l];
-            gamma += L->b[p][i][l] * L->b[q][i][l];
+            bp[i] = icWide_Load(&L->b[p][i][w]);
+            bq[i] = icWide_Load(&L->b[q][i][w]);
+            vp[i] = icWide_Load(&L->v[p][i][w]);
+            vq[i] = icWide_Load(&L->v[q][i][w]);
         }
-        icReal ab = alpha * beta;
-        bool rotate = gamma * gamma > IC_SVD_TOLERANCE * IC_SVD_TOLERANCE * ab;
-        icReal d = rotate ? beta - alpha : 1, g = rotate ? 2 * gamma : 0;
-        icReal h = sqrt(d * d + g * g), hd = h + fabs(d);
-        icReal inv = 1 / sqrt(2 * h * hd);
-        c[l] = hd * inv;
-        s[l] = (d >= 0 ? g : -g) * inv;
-        icReal cos2 = rotate ? (ab > 0 ? gamma * gamma / ab : 1) : 0;
-        worst = cos2 > worst ? cos2 : worst;
+        icWide alpha = icWide_Add(icWide_Add(icWide_Mul(bp[0], bp[0]), icWide_Mul(bp[1], bp[1])),
+                                  icWide_Mul(bp[2], bp[2]));
+        icWide beta = icWide_Add(icWide_Add(icWide_Mul(bq[0], bq[0]), icWide_Mul(bq[1], bq[1])),
+                                 icWide_Mul(bq[2], bq[2]));
+        icWide gamma = icWide_Add(icWide_Add(icWide_Mul(bp[0], bq[0]), icWide_Mul(bp[1], bq[1])),
+                                  icWide_Mul(bp[2], bq[2]));
+        icWide ab = icWide_Mul(alpha, beta), gg = icWide_Mul(gamma, gamma);
+        icWide rotate = icWide_Greater(gg, icWide_Mul(tol2, ab));
+        icWide d = icWide_Select(rotate, icWide_Sub(beta, alpha), one);
+        icWide g = icWide_Select(rotate, icWide_Mul(two, gamma), zero);
+        icWide h = icWide_Sqrt(icWide_Add(icWide_Mul(d, d), icWide_Mul(g, g)));
+        icWide hd = icWide_Add(h, icWide_Abs(d));
+        icWide inv = icWide_Div(one, icWide_Sqrt(icWide_Mul(icWide_Mul(two, h), hd)));
+        icWide c = icWide_Mul(hd, inv);
+        icWide s = icWide_Mul(icWide_Select(icWide_GreaterEqual(d, zero), g, icWide_Neg(g)), inv);
+        // cosine^2 of the lanes that rotate (ab > 0 there: gamma != 0 needs both columns)
+        icWide cos2 = icWide_Select(rotate, icWide_Div(gg, ab), zero);
+        for (int l = 0; l < 2; ++l) worst = fmax(worst, icWide_Lane(cos2, l));
+        for (int i = 0; i < 3; ++i) {
+            icWide_Store(&L->b[p][i][w], icWide_Sub(icWide_Mul(c, bp[i]), icWide_Mul(s, bq[i])));
+            icWide_Store(&L->b[q][i][w], icWide_Add(icWide_Mul(s, bp[i]), icWide_Mul(c, bq[i])));
+            icWide_Store(&L->v[p][i][w], icWide_Sub(icWide_Mul(c, vp[i]), icWide_Mul(s, vq[i])));
+            icWide_Store(&L->v[q][i][w], icWide_Add(icWide_Mul(s, vp[i]), icWide_Mul(c, vq[i])));
+        }
     }
-    for (int i = 0; i < 3; ++i)
-        for (int l = 0; l < IC_SVD_LANES; ++l) {
-            icReal bp = L->b[p][i][l], bq = L->b[q][i][l];
-            L->b[p][i][l] = c[l] * bp - s[l] * bq;
-            L->b[q][i][l] = s[l] * bp + c[l] * bq;
-            icReal vp = L->v[p][i][l], vq = L->v[q][i][l];
-            L->v[p][i][l] = c[l] * vp - s[l] * vq;
-            L->v[q][i][l] = s[l] * vp + c[l] * vq;
-        }
     return worst;
 }
 

@@ -86,7 +86,8 @@ void icFont_Draw(icImage *image, int x, int y, int scale, const char *text, cons
                     for (int dx = 0; dx < scale; ++dx) {
                         int px = x + col * scale + dx, py = y + row * scale + dy;
                         if (px < 0 || py < 0 || px >= image->width || py >= image->height) continue;
-                        uint8_t *p = image->rgb + 3 * ((size_t)py * (size_t)image->width + (size_t)px);
+                        uint8_t *p =
+                            image->rgb + 3 * ((size_t)py * (size_t)image->width + (size_t)px);
                         p[0] = rgb[0], p[1] = rgb[1], p[2] = rgb[2];
                     }
             }

@@ -44,11 +44,13 @@ icResult icImage_SavePng(const icImage *image, const char *path, icDiagnostic *d
         return icDiag_Set(diag, IC_ERR_IO, path, 0, "libpng failed to write the image");
     }
     png_init_io(png, file.fp);
-    png_set_IHDR(png, info, (png_uint_32)image->width, (png_uint_32)image->height, 8, PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_IHDR(png, info, (png_uint_32)image->width, (png_uint_32)image->height, 8,
+                 PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, 3); // frames of an animation: speed over a few percent of size
     png_write_info(png, info);
-    for (int y = 0; y < image->height; ++y) png_write_row(png, image->rgb + 3 * (size_t)image->width * (size_t)y);
+    for (int y = 0; y < image->height; ++y)
+        png_write_row(png, image->rgb + 3 * (size_t)image->width * (size_t)y);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
     return icAtomicFile_Commit(&file, diag);
@@ -86,12 +88,14 @@ icResult icImage_LoadPng(icImage *image, const char *path, icDiagnostic *diag) {
     png_set_strip_alpha(png);
     png_read_update_info(png, info);
     int width = (int)png_get_image_width(png, info), height = (int)png_get_image_height(png, info);
-    if (png_get_rowbytes(png, info) != 3 * (size_t)width || icImage_Create(image, width, height) != IC_OK) {
+    if (png_get_rowbytes(png, info) != 3 * (size_t)width ||
+        icImage_Create(image, width, height) != IC_OK) {
         png_destroy_read_struct(&png, &info, NULL);
         fclose(fp);
         return icDiag_Set(diag, IC_ERR_UNSUPPORTED, path, 0, "unsupported PNG layout or size");
     }
-    for (int y = 0; y < height; ++y) png_read_row(png, image->rgb + 3 * (size_t)width * (size_t)y, NULL);
+    for (int y = 0; y < height; ++y)
+        png_read_row(png, image->rgb + 3 * (size_t)width * (size_t)y, NULL);
     png_read_end(png, NULL);
     png_destroy_read_struct(&png, &info, NULL);
     fclose(fp);

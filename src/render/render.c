@@ -61,7 +61,8 @@ typedef struct icGround {
 
 // Pixel bounds of a screen triangle clipped to a w x h raster (clamped before converting, so
 // far-off corners cannot overflow an int).
-static void clampBox(const icReal x[3], const icReal y[3], int w, int h, int *x0, int *y0, int *x1, int *y1) {
+static void clampBox(const icReal x[3], const icReal y[3], int w, int h, int *x0, int *y0, int *x1,
+                     int *y1) {
     *x0 = (int)fmax(0.0, floor(fmin(x[0], fmin(x[1], x[2]))));
     *y0 = (int)fmax(0.0, floor(fmin(y[0], fmin(y[1], y[2]))));
     *x1 = (int)fmin((double)(w - 1), ceil(fmax(x[0], fmax(x[1], x[2]))));
@@ -78,8 +79,8 @@ static icReal niceStep(icReal x) {
 // The mesh's footprint seen from straight above, blurred: a soft contact shadow.
 static void buildShadow(icGround *g, const icRenderMesh *mesh) {
     const int n = IC_SHADOW_SIZE;
-    float *cover = IC_ALLOC_ZERO(float, (size_t)n * n);
-    float *blur = IC_ALLOC_ZERO(float, (size_t)n * n);
+    float *cover = IC_ALLOC_ZERO(float, (size_t)n *n);
+    float *blur = IC_ALLOC_ZERO(float, (size_t)n *n);
     if (!cover || !blur) {
         icFree(cover);
         icFree(blur);
@@ -89,7 +90,8 @@ static void buildShadow(icGround *g, const icRenderMesh *mesh) {
     for (int t = 0; t < mesh->triangleCount; ++t) {
         icReal px[3], py[3];
         for (int k = 0; k < 3; ++k) {
-            icVec3 p = icVec3_Sub(icVec3_Load(mesh->positions, mesh->triangles[3 * t + k]), g->centre);
+            icVec3 p =
+                icVec3_Sub(icVec3_Load(mesh->positions, mesh->triangles[3 * t + k]), g->centre);
             px[k] = (icVec3_Dot(p, g->axisA) + g->shadowHalf) * scale;
             py[k] = (icVec3_Dot(p, g->axisB) + g->shadowHalf) * scale;
         }
@@ -140,8 +142,10 @@ static float shadowAt(const icGround *g, icReal a, icReal b) {
     return g->shadow[y * n + x];
 }
 
-static void drawBackground(icFrame *f, const icView *view, const icRenderDef *def, const icGround *g) {
-    const float sky[3] = {def->background[0] / 255.0f, def->background[1] / 255.0f, def->background[2] / 255.0f};
+static void drawBackground(icFrame *f, const icView *view, const icRenderDef *def,
+                           const icGround *g) {
+    const float sky[3] = {def->background[0] / 255.0f, def->background[1] / 255.0f,
+                          def->background[2] / 255.0f};
     const float horizon[3] = {0.93f, 0.94f, 0.95f};
     const float ground[3] = {0.80f, 0.80f, 0.78f}, line[3] = {0.52f, 0.53f, 0.55f};
     icReal pixelAngle = 2 * view->tanHalf / f->height;
@@ -166,16 +170,19 @@ static void drawBackground(icFrame *f, const icView *view, const icRenderDef *de
                         icReal da = fabs(a / g->spacing - floor(a / g->spacing + 0.5)) * g->spacing;
                         icReal db = fabs(b / g->spacing - floor(b / g->spacing + 0.5)) * g->spacing;
                         icReal width = fmax(footprint, 0.01 * g->spacing);
-                        float cover = (float)fmax(0.0, fmin(1.0, 1.0 - (fmin(da, db) - 0.5 * width) / footprint));
+                        float cover = (float)fmax(
+                            0.0, fmin(1.0, 1.0 - (fmin(da, db) - 0.5 * width) / footprint));
                         // Far lines crowd into a grey blur: let them fade early.
-                        cover *= (float)fmax(0.0, fmin(1.0, 3.0 - 2.0 * footprint / g->spacing * 6));
+                        cover *=
+                            (float)fmax(0.0, fmin(1.0, 3.0 - 2.0 * footprint / g->spacing * 6));
                         float shade = 1.0f - 0.45f * shadowAt(g, a, b);
                         float gc[3];
                         for (int k = 0; k < 3; ++k) {
                             gc[k] = (ground[k] + cover * (line[k] - ground[k])) * shade;
                             c[k] = bg[k] + fade * (gc[k] - bg[k]);
                         }
-                        f->depth[(size_t)y * f->width + x] = (float)(t * icVec3_Dot(ray, view->forward));
+                        f->depth[(size_t)y * f->width + x] =
+                            (float)(t * icVec3_Dot(ray, view->forward));
                     }
                 }
             }
@@ -201,7 +208,8 @@ static void colourOf(const icShading *s, icReal value, float out[3]) {
     for (int k = 0; k < 3; ++k) out[k] = rgb[k] / 255.0f;
 }
 
-static void drawTriangles(icFrame *f, const icView *view, const icRenderMesh *mesh, const icShading *s) {
+static void drawTriangles(icFrame *f, const icView *view, const icRenderMesh *mesh,
+                          const icShading *s) {
     const icReal nearZ = 1e-6;
     for (int t = 0; t < mesh->triangleCount; ++t) {
         const int *tri = mesh->triangles + 3 * (size_t)t;
@@ -216,7 +224,9 @@ static void drawTriangles(icFrame *f, const icView *view, const icRenderMesh *me
                 visible = false;
                 break;
             }
-            sx[k] = (0.5 + 0.5 * icVec3_Dot(d, view->right) / (z[k] * view->tanHalf * view->aspect)) * f->width;
+            sx[k] =
+                (0.5 + 0.5 * icVec3_Dot(d, view->right) / (z[k] * view->tanHalf * view->aspect)) *
+                f->width;
             sy[k] = (0.5 - 0.5 * icVec3_Dot(d, view->up) / (z[k] * view->tanHalf)) * f->height;
         }
         if (!visible) continue;
@@ -225,7 +235,8 @@ static void drawTriangles(icFrame *f, const icView *view, const icRenderMesh *me
         // Flat Lambert shading, lit from both sides so inverted elements still show.
         icVec3 n = icVec3_Normalize(icVec3_Cross(icVec3_Sub(p[1], p[0]), icVec3_Sub(p[2], p[0])));
         if (icVec3_Dot(n, icVec3_Sub(view->eye, p[0])) < 0) n = icVec3_Neg(n);
-        float light = (float)(0.36 + 0.52 * fmax(0.0, icVec3_Dot(n, s->light)) + 0.17 * fmax(0.0, icVec3_Dot(n, s->head)));
+        float light = (float)(0.36 + 0.52 * fmax(0.0, icVec3_Dot(n, s->light)) +
+                              0.17 * fmax(0.0, icVec3_Dot(n, s->head)));
         float flat[3] = {s->base[0], s->base[1], s->base[2]};
         if (s->perTriangle) colourOf(s, mesh->triangleValues[t], flat);
         icReal v[3] = {0, 0, 0};
@@ -250,7 +261,8 @@ static void drawTriangles(icFrame *f, const icView *view, const icRenderMesh *me
                 f->depth[i] = depth;
                 f->mask[i] = 1;
                 float c[3] = {flat[0], flat[1], flat[2]};
-                if (s->perVertex) colourOf(s, (w0 * v[0] / z[0] + w1 * v[1] / z[1] + w2 * v[2] / z[2]) / invZ, c);
+                if (s->perVertex)
+                    colourOf(s, (w0 * v[0] / z[0] + w1 * v[1] / z[1] + w2 * v[2] / z[2]) / invZ, c);
                 for (int k = 0; k < 3; ++k) c[k] = fminf(1.0f, c[k] * light);
                 putPixel(f, x, y, c);
             }
@@ -270,7 +282,8 @@ static void fillRect(icImage *image, int x0, int y0, int x1, int y1, const uint8
         }
 }
 
-static void drawColourBar(icImage *image, const icRenderDef *def, icReal lo, icReal hi, icRenderInfo *info) {
+static void drawColourBar(icImage *image, const icRenderDef *def, icReal lo, icReal hi,
+                          icRenderInfo *info) {
     const uint8_t ink[3] = {30, 32, 36};
     int x0 = image->width - IC_BAR_SPACE + 14, x1 = x0 + 20;
     int y0 = image->height / 5, y1 = image->height - image->height / 5;
@@ -285,20 +298,31 @@ static void drawColourBar(icImage *image, const icRenderDef *def, icReal lo, icR
     // Enough digits that the five ticks differ (a J range of 0.999..1.001 needs five).
     icReal magnitude = fmax(fabs(lo), fabs(hi));
     int digits = 3;
-    if (hi > lo && magnitude > 0) digits = (int)fmin(8.0, fmax(3.0, ceil(log10(magnitude / ((hi - lo) / 4))) + 1));
+    if (hi > lo && magnitude > 0)
+        digits = (int)fmin(8.0, fmax(3.0, ceil(log10(magnitude / ((hi - lo) / 4))) + 1));
+    char labels[5][32];
+    int widest = 0;
     for (int i = 0; i <= 4; ++i) {
         icReal value = lo + (hi - lo) * i / 4.0;
+        snprintf(labels[i], sizeof labels[i], "%.*g", digits,
+                 fabs(value) < 1e-12 * magnitude ? 0.0 : value);
+        int w = icFont_Width(labels[i], scale);
+        if (w > widest) widest = w;
+    }
+    // Long labels (many digits, exponents) drop to the small font rather than run off the edge.
+    int labelScale = scale;
+    if (x1 + 8 + widest > image->width - 2) scale = 1;
+    for (int i = 0; i <= 4; ++i) {
         int y = y1 - 1 - (int)((y1 - 1 - y0) * i / 4.0 + 0.5);
-        char text[32];
-        snprintf(text, sizeof text, "%.*g", digits, fabs(value) < 1e-12 * magnitude ? 0.0 : value);
         fillRect(image, x1, y, x1 + 5, y + 1, ink);
-        icFont_Draw(image, x1 + 8, y - icFont_Height(scale) / 2, scale, text, ink);
+        icFont_Draw(image, x1 + 8, y - icFont_Height(scale) / 2, scale, labels[i], ink);
     }
     if (def->fieldLabel && def->fieldLabel[0]) {
-        int w = icFont_Width(def->fieldLabel, scale);
+        int w = icFont_Width(def->fieldLabel, labelScale);
         int x = x0 + 10 - w / 2;
         if (x + w > image->width - 4) x = image->width - 4 - w;
-        icFont_Draw(image, x, y0 - icFont_Height(scale) - 10, scale, def->fieldLabel, ink);
+        icFont_Draw(image, x, y0 - icFont_Height(labelScale) - 10, labelScale, def->fieldLabel,
+                    ink);
     }
     if (info) {
         info->barX0 = x0, info->barY0 = y0, info->barX1 = x1, info->barY1 = y1;
@@ -335,7 +359,8 @@ static void valueRange(const icRenderMesh *mesh, const icRenderDef *def, icReal 
     *lo = DBL_MAX, *hi = -DBL_MAX;
     for (int t = 0; t < mesh->triangleCount; ++t)
         for (int k = 0; k < 3; ++k) {
-            icReal v = mesh->triangleValues ? mesh->triangleValues[t] : mesh->vertexValues[mesh->triangles[3 * t + k]];
+            icReal v = mesh->triangleValues ? mesh->triangleValues[t]
+                                            : mesh->vertexValues[mesh->triangles[3 * t + k]];
             if (!isfinite(v)) continue;
             if (v < *lo) *lo = v;
             if (v > *hi) *hi = v;
@@ -351,8 +376,8 @@ static void valueRange(const icRenderMesh *mesh, const icRenderDef *def, icReal 
     }
 }
 
-icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *image, icRenderInfo *info,
-                  icDiagnostic *diag) {
+icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *image,
+                  icRenderInfo *info, icDiagnostic *diag) {
     memset(image, 0, sizeof *image);
     if (info) memset(info, 0, sizeof *info);
     icRenderDef defaults = icDefaultRenderDef();
@@ -361,19 +386,20 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
         return icDiag_Set(diag, IC_ERR_EMPTY, "", 0, "nothing to draw");
     if (def->width < 16 || def->height < 16 || def->width > 8192 || def->height > 8192 ||
         !(def->fovDeg > 1 && def->fovDeg < 170))
-        return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0, "picture size %dx%d or field of view %g out of range",
-                          def->width, def->height, def->fovDeg);
+        return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,
+                          "picture size %dx%d or field of view %g out of range", def->width,
+                          def->height, def->fovDeg);
     bool hasField = mesh->vertexValues || mesh->triangleValues;
     bool bar = hasField && def->colourBar && def->width > 2 * IC_BAR_SPACE;
     icVec3 lower, upper;
     if (meshBounds(mesh, &lower, &upper) == 0)
         return icDiag_Set(diag, IC_ERR_NOT_FINITE, "", 0, "no triangle has finite positions");
     if (def->hasFrame) lower = def->frameLower, upper = def->frameUpper;
-    if (!icVec3_IsFinite(lower) || !icVec3_IsFinite(upper) || lower.x > upper.x || lower.y > upper.y ||
-        lower.z > upper.z)
+    if (!icVec3_IsFinite(lower) || !icVec3_IsFinite(upper) || lower.x > upper.x ||
+        lower.y > upper.y || lower.z > upper.z)
         return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0, "the frame bounds are not a box");
-    icCamera camera = icCamera_Frame(lower, upper, def->viewDirection, def->up, def->fovDeg, def->width,
-                                     def->height, bar ? IC_BAR_SPACE : 0);
+    icCamera camera = icCamera_Frame(lower, upper, def->viewDirection, def->up, def->fovDeg,
+                                     def->width, def->height, bar ? IC_BAR_SPACE : 0);
 
     // Render at IC_SUPERSAMPLE x the size, then average down.
     icFrame f;
@@ -387,8 +413,8 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
     if (!f.rgb || !f.depth || !f.mask || result != IC_OK) {
         icFree(f.rgb), icFree(f.depth), icFree(f.mask);
         icImage_Destroy(image);
-        return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, "", 0, "out of memory for a %dx%d picture", def->width,
-                          def->height);
+        return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, "", 0, "out of memory for a %dx%d picture",
+                          def->width, def->height);
     }
     for (size_t i = 0; i < pixels; ++i) f.depth[i] = FLT_MAX;
     icCamera big = camera;
@@ -400,13 +426,15 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
     icGround g;
     memset(&g, 0, sizeof g);
     g.normal = icVec3_Normalize(def->up);
-    g.axisA = icVec3_Normalize(icVec3_Cross(g.normal, fabs(g.normal.x) < 0.9 ? icVec3_Make(1, 0, 0) : icVec3_Make(0, 0, 1)));
+    g.axisA = icVec3_Normalize(icVec3_Cross(
+        g.normal, fabs(g.normal.x) < 0.9 ? icVec3_Make(1, 0, 0) : icVec3_Make(0, 0, 1)));
     g.axisB = icVec3_Cross(g.axisA, g.normal);
     icReal radius = fmax(0.5 * icVec3_Distance(lower, upper), 1e-9);
     icVec3 centre = icVec3_Scale(0.5, icVec3_Add(lower, upper));
     icReal lowest = DBL_MAX;
     for (int c = 0; c < 8; ++c) {
-        icVec3 corner = icVec3_Make(c & 1 ? upper.x : lower.x, c & 2 ? upper.y : lower.y, c & 4 ? upper.z : lower.z);
+        icVec3 corner = icVec3_Make(c & 1 ? upper.x : lower.x, c & 2 ? upper.y : lower.y,
+                                    c & 4 ? upper.z : lower.z);
         lowest = fmin(lowest, icVec3_Dot(corner, g.normal));
     }
     g.height = def->hasGroundHeight ? def->groundHeight : lowest;
@@ -420,8 +448,9 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
 
     icShading s;
     memset(&s, 0, sizeof s);
-    s.light = icVec3_Normalize(icVec3_Add(icVec3_Add(icVec3_Scale(0.8, view.up), icVec3_Scale(0.35, view.right)),
-                                          icVec3_Scale(-0.5, view.forward)));
+    s.light = icVec3_Normalize(
+        icVec3_Add(icVec3_Add(icVec3_Scale(0.8, view.up), icVec3_Scale(0.35, view.right)),
+                   icVec3_Scale(-0.5, view.forward)));
     s.head = icVec3_Neg(view.forward);
     s.map = def->colourMap;
     s.perTriangle = mesh->triangleValues != NULL;
@@ -444,7 +473,8 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
                 }
             surfacePixels += covered * 2 >= ss * ss;
             uint8_t *p = image->rgb + 3 * ((size_t)y * def->width + x);
-            for (int k = 0; k < 3; ++k) p[k] = (uint8_t)fminf(255.0f, sum[k] / (ss * ss) * 255.0f + 0.5f);
+            for (int k = 0; k < 3; ++k)
+                p[k] = (uint8_t)fminf(255.0f, sum[k] / (ss * ss) * 255.0f + 0.5f);
         }
     icFree(f.rgb), icFree(f.depth), icFree(f.mask);
     if (bar) drawColourBar(image, def, s.lo, s.hi, info);
@@ -463,12 +493,14 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
 }
 
 icResult icRenderTetMesh(const icTetMesh *mesh, const icReal *positions, const icReal *tetValues,
-                         const icReal *vertexValues, const icRenderDef *def, icImage *image, icRenderInfo *info,
-                         icDiagnostic *diag) {
+                         const icReal *vertexValues, const icRenderDef *def, icImage *image,
+                         icRenderInfo *info, icDiagnostic *diag) {
     memset(image, 0, sizeof *image);
     int *triangles = NULL, *faceTets = NULL, count = 0;
-    icResult result = icTetMesh_ExtractSurface(mesh, &triangles, &count, tetValues ? &faceTets : NULL);
-    if (result != IC_OK) return icDiag_Set(diag, result, "", 0, "cannot extract the boundary surface");
+    icResult result =
+        icTetMesh_ExtractSurface(mesh, &triangles, &count, tetValues ? &faceTets : NULL);
+    if (result != IC_OK)
+        return icDiag_Set(diag, result, "", 0, "cannot extract the boundary surface");
     icReal *faceValues = NULL;
     if (tetValues) {
         faceValues = IC_ALLOC(icReal, count + 1);
@@ -478,8 +510,8 @@ icResult icRenderTetMesh(const icTetMesh *mesh, const icReal *positions, const i
         }
         for (int i = 0; i < count; ++i) faceValues[i] = tetValues[faceTets[i]];
     }
-    icRenderMesh r = {mesh->vertexCount, positions ? positions : mesh->positions, count, triangles,
-                      tetValues ? NULL : vertexValues, faceValues};
+    icRenderMesh r = {mesh->vertexCount, positions ? positions : mesh->positions, count,
+                      triangles,         tetValues ? NULL : vertexValues,         faceValues};
     result = icRender(&r, def, image, info, diag);
     icFree(faceValues);
     icFree(triangles);

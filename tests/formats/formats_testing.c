@@ -8,7 +8,8 @@
 
 const double icFmtTest_cubePositions[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
                                               {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
-const int icFmtTest_cubeTets[5][4] = {{1, 3, 4, 6}, {0, 1, 3, 4}, {2, 3, 1, 6}, {5, 1, 4, 6}, {7, 3, 6, 4}};
+const int icFmtTest_cubeTets[5][4] = {
+    {1, 3, 4, 6}, {0, 1, 3, 4}, {2, 3, 1, 6}, {5, 1, 4, 6}, {7, 3, 6, 4}};
 const int icFmtTest_cubeRegions[5] = {2, 1, 1, 1, 1};
 
 const char *icFmtTest_WriteFile(const char *dir, const char *name, const void *data, size_t size) {
@@ -83,14 +84,16 @@ void icBytes_Free(icBytes *b) {
 }
 
 void icBytes_Base64(icBytes *b, const void *data, size_t n) {
-    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     const unsigned char *p = data;
     for (size_t i = 0; i < n; i += 3) {
         uint32_t bits = (uint32_t)p[i] << 16;
         if (i + 1 < n) bits |= (uint32_t)p[i + 1] << 8;
         if (i + 2 < n) bits |= p[i + 2];
         char out[4] = {alphabet[(bits >> 18) & 63], alphabet[(bits >> 12) & 63],
-                       i + 1 < n ? alphabet[(bits >> 6) & 63] : '=', i + 2 < n ? alphabet[bits & 63] : '='};
+                       i + 1 < n ? alphabet[(bits >> 6) & 63] : '=',
+                       i + 2 < n ? alphabet[bits & 63] : '='};
         icBytes_Put(b, out, 4);
     }
 }
@@ -111,7 +114,8 @@ bool icFmtTest_SameMesh(const icTetMesh *a, const icTetMesh *b, double tolerance
     }
     for (int i = 0; i < 4 * a->tetCount; ++i)
         if (a->tets[i] != b->tets[i]) {
-            icTest_Fail(__FILE__, __LINE__, "tet index %d differs: %d vs %d", i, a->tets[i], b->tets[i]);
+            icTest_Fail(__FILE__, __LINE__, "tet index %d differs: %d vs %d", i, a->tets[i],
+                        b->tets[i]);
             return false;
         }
     return true;

@@ -24,14 +24,16 @@ static void expectCube(const char *path, bool regions, icMeshFields *fieldsOut) 
     IC_CHECK_INT(mesh.vertexCount, 8);
     IC_CHECK_INT(mesh.tetCount, 5);
     for (int v = 0; v < 8 && mesh.vertexCount == 8; ++v)
-        for (int k = 0; k < 3; ++k) IC_CHECK(mesh.positions[3 * v + k] == icFmtTest_cubePositions[v][k]);
+        for (int k = 0; k < 3; ++k)
+            IC_CHECK(mesh.positions[3 * v + k] == icFmtTest_cubePositions[v][k]);
     for (int t = 0; t < 5 && mesh.tetCount == 5; ++t) {
         const int *f = icFmtTest_cubeTets[t];
-        IC_CHECK(mesh.tets[4 * t] == f[0] && mesh.tets[4 * t + 1] == f[2] && mesh.tets[4 * t + 2] == f[1] &&
-                 mesh.tets[4 * t + 3] == f[3]);
+        IC_CHECK(mesh.tets[4 * t] == f[0] && mesh.tets[4 * t + 1] == f[2] &&
+                 mesh.tets[4 * t + 2] == f[1] && mesh.tets[4 * t + 3] == f[3]);
     }
     IC_CHECK((mesh.regions != NULL) == regions);
-    for (int t = 0; mesh.regions && t < 5; ++t) IC_CHECK_INT(mesh.regions[t], icFmtTest_cubeRegions[t]);
+    for (int t = 0; mesh.regions && t < 5; ++t)
+        IC_CHECK_INT(mesh.regions[t], icFmtTest_cubeRegions[t]);
     icTetMesh_Destroy(&mesh);
     if (fieldsOut)
         *fieldsOut = fields;
@@ -71,7 +73,8 @@ IC_TEST(formats, gmsh22_binary_built_by_hand) {
     // Cut inside the element data: truncation, reported without a line (binary).
     icTetMesh mesh;
     icDiagnostic diag = {0};
-    IC_CHECK_RESULT(icLoadMesh(icFmtTest_WriteFile(dir, "cut.msh", b.data, b.size - 40), NULL, &mesh, NULL, &diag),
+    IC_CHECK_RESULT(icLoadMesh(icFmtTest_WriteFile(dir, "cut.msh", b.data, b.size - 40), NULL,
+                               &mesh, NULL, &diag),
                     IC_ERR_TRUNCATED);
     IC_CHECK_INT(diag.line, 0);
     icBytes_Free(&b);
@@ -103,7 +106,8 @@ IC_TEST(formats, gmsh41_binary_built_by_hand) {
     putSize(&b, 2), putSize(&b, 5), putSize(&b, 1), putSize(&b, 5);
     for (int block = 0; block < 2; ++block) {
         int first = block == 0 ? 0 : 1, count = block == 0 ? 1 : 4;
-        icBytes_I32(&b, 3, false), icBytes_I32(&b, block == 0 ? 2 : 1, false), icBytes_I32(&b, 4, false);
+        icBytes_I32(&b, 3, false), icBytes_I32(&b, block == 0 ? 2 : 1, false),
+            icBytes_I32(&b, 4, false);
         putSize(&b, (uint64_t)count);
         for (int t = first; t < first + count; ++t) {
             putSize(&b, (uint64_t)t + 1);
@@ -135,8 +139,9 @@ IC_TEST(formats, vtk51_binary_built_by_hand) {
     expectCube(icFmtTest_WriteFile(dir, "b51.vtk", b.data, b.size), true, NULL);
     icTetMesh mesh;
     icDiagnostic diag = {0};
-    IC_CHECK_RESULT(icLoadMesh(icFmtTest_WriteFile(dir, "cut.vtk", b.data, 150), NULL, &mesh, NULL, &diag),
-                    IC_ERR_TRUNCATED);
+    IC_CHECK_RESULT(
+        icLoadMesh(icFmtTest_WriteFile(dir, "cut.vtk", b.data, 150), NULL, &mesh, NULL, &diag),
+        IC_ERR_TRUNCATED);
     icBytes_Free(&b);
 }
 
@@ -192,16 +197,19 @@ static void encodeBlock(const icVtuSpec *s, const icBytes *raw, icBytes *head, i
 }
 
 static void buildVtu(icBytes *out, const icVtuSpec *s) {
-    icArrayBytes arrays[6] = {{"Points", "Float64", 3, {0}, ""}, {"connectivity", "Int64", 1, {0}, ""},
-                              {"offsets", "Int32", 1, {0}, ""},  {"types", "UInt8", 1, {0}, ""},
-                              {"region", "Int32", 1, {0}, ""},   {"disp", "Float32", 3, {0}, ""}};
+    icArrayBytes arrays[6] = {
+        {"Points", "Float64", 3, {0}, ""}, {"connectivity", "Int64", 1, {0}, ""},
+        {"offsets", "Int32", 1, {0}, ""},  {"types", "UInt8", 1, {0}, ""},
+        {"region", "Int32", 1, {0}, ""},   {"disp", "Float32", 3, {0}, ""}};
     for (int v = 0; v < 8; ++v)
         for (int k = 0; k < 3; ++k) {
             icBytes_F64(&arrays[0].bytes, icFmtTest_cubePositions[v][k], s->bigEndian);
-            icBytes_F32(&arrays[5].bytes, (float)(0.25 * icFmtTest_cubePositions[v][k]), s->bigEndian);
+            icBytes_F32(&arrays[5].bytes, (float)(0.25 * icFmtTest_cubePositions[v][k]),
+                        s->bigEndian);
         }
     for (int t = 0; t < 5; ++t) {
-        for (int k = 0; k < 4; ++k) icBytes_U64(&arrays[1].bytes, (uint64_t)icFmtTest_cubeTets[t][k], s->bigEndian);
+        for (int k = 0; k < 4; ++k)
+            icBytes_U64(&arrays[1].bytes, (uint64_t)icFmtTest_cubeTets[t][k], s->bigEndian);
         icBytes_I32(&arrays[2].bytes, 4 * (t + 1), s->bigEndian);
         unsigned char ten = 10;
         icBytes_Put(&arrays[3].bytes, &ten, 1);
@@ -210,8 +218,10 @@ static void buildVtu(icBytes *out, const icVtuSpec *s) {
     icBytes appended = {0};
     char text[2048];
     snprintf(text, sizeof text,
-             "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" "
-             "header_type=\"%s\"%s>\n<UnstructuredGrid>\n<Piece NumberOfPoints=\"8\" NumberOfCells=\"5\">\n",
+             "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" "
+             "byte_order=\"%s\" "
+             "header_type=\"%s\"%s>\n<UnstructuredGrid>\n<Piece NumberOfPoints=\"8\" "
+             "NumberOfCells=\"5\">\n",
              s->bigEndian ? "BigEndian" : "LittleEndian", s->header64 ? "UInt64" : "UInt32",
              s->compressed ? " compressor=\"vtkZLibDataCompressor\"" : "");
     icBytes_Text(out, text);
@@ -222,8 +232,11 @@ static void buildVtu(icBytes *out, const icVtuSpec *s) {
             icBytes_Text(out, text);
         }
         icArrayBytes *arr = &arrays[a];
-        const char *format = s->encoding == ENC_ASCII ? "ascii" : s->encoding == ENC_BINARY ? "binary" : "appended";
-        snprintf(text, sizeof text, "<DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"%s\"",
+        const char *format = s->encoding == ENC_ASCII    ? "ascii"
+                             : s->encoding == ENC_BINARY ? "binary"
+                                                         : "appended";
+        snprintf(text, sizeof text,
+                 "<DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"%s\"",
                  arr->type, arr->name, arr->components, format);
         icBytes_Text(out, text);
         icBytes head = {0}, data = {0};
@@ -253,15 +266,24 @@ static void buildVtu(icBytes *out, const icVtuSpec *s) {
                     icBytes_Free(&joined);
                 }
             } else {
-                int count = (int)(arr->bytes.size / (size_t)(a == 1 ? 8 : a == 3 ? 1 : a == 0 ? 8 : 4));
+                int count = (int)(arr->bytes.size / (size_t)(a == 1   ? 8
+                                                             : a == 3 ? 1
+                                                             : a == 0 ? 8
+                                                                      : 4));
                 for (int i = 0; i < count; ++i) {
                     double value;
-                    if (a == 0) value = icFmtTest_cubePositions[i / 3][i % 3];
-                    else if (a == 1) value = icFmtTest_cubeTets[i / 4][i % 4];
-                    else if (a == 2) value = 4 * (i + 1);
-                    else if (a == 3) value = 10;
-                    else if (a == 4) value = icFmtTest_cubeRegions[i];
-                    else value = 0.25 * icFmtTest_cubePositions[i / 3][i % 3];
+                    if (a == 0)
+                        value = icFmtTest_cubePositions[i / 3][i % 3];
+                    else if (a == 1)
+                        value = icFmtTest_cubeTets[i / 4][i % 4];
+                    else if (a == 2)
+                        value = 4 * (i + 1);
+                    else if (a == 3)
+                        value = 10;
+                    else if (a == 4)
+                        value = icFmtTest_cubeRegions[i];
+                    else
+                        value = 0.25 * icFmtTest_cubePositions[i / 3][i % 3];
                     snprintf(text, sizeof text, "%.9g%s", value, i % 6 == 5 ? "\n" : " ");
                     icBytes_Text(out, text);
                 }
@@ -310,7 +332,8 @@ IC_TEST(formats, vtu_every_encoding) {
                     if (e == 0 && (h || z || big)) continue; // ascii has no binary options
                     icVtuSpec spec = {encodings[e], h == 1, z == 1, big == 1, 40};
                     char name[64];
-                    snprintf(name, sizeof name, "%s_h%d_z%d_be%d.vtu", names[e], h ? 64 : 32, z, big);
+                    snprintf(name, sizeof name, "%s_h%d_z%d_be%d.vtu", names[e], h ? 64 : 32, z,
+                             big);
                     checkVtu(&spec, name);
                 }
     IC_CHECK_INT(icGetByteCount(), bytes);
@@ -328,8 +351,9 @@ IC_TEST(formats, vtu_damaged_data) {
     char *u = strchr(strstr((char *)b.data, "<AppendedData"), '_');
     IC_REQUIRE(u);
     u[1 + 4 * 4 + 3] ^= 0x5A; // inside the first compressed block of Points
-    IC_CHECK_RESULT(icLoadMesh(icFmtTest_WriteFile(dir, "z.vtu", b.data, b.size), NULL, &mesh, NULL, &diag),
-                    IC_ERR_PARSE);
+    IC_CHECK_RESULT(
+        icLoadMesh(icFmtTest_WriteFile(dir, "z.vtu", b.data, b.size), NULL, &mesh, NULL, &diag),
+        IC_ERR_PARSE);
     IC_CHECK_MSG(strstr(diag.message, "corrupt") != NULL, "%s", diag.message);
     icBytes_Free(&b);
     // appended data cut short
@@ -337,8 +361,9 @@ IC_TEST(formats, vtu_damaged_data) {
     buildVtu(&b, &plain);
     char *end = strchr(strstr((char *)b.data, "<AppendedData"), '_');
     size_t keep = (size_t)(end - (char *)b.data) + 100;
-    IC_CHECK_RESULT(icLoadMesh(icFmtTest_WriteFile(dir, "cut.vtu", b.data, keep), NULL, &mesh, NULL, &diag),
-                    IC_ERR_TRUNCATED);
+    IC_CHECK_RESULT(
+        icLoadMesh(icFmtTest_WriteFile(dir, "cut.vtu", b.data, keep), NULL, &mesh, NULL, &diag),
+        IC_ERR_TRUNCATED);
     IC_CHECK_MSG(diag.code == IC_ERR_TRUNCATED, "%s", diag.message);
     icBytes_Free(&b);
     // a character outside the base64 alphabet
@@ -347,8 +372,9 @@ IC_TEST(formats, vtu_damaged_data) {
     char *at = strstr((char *)b.data, "format=\"binary\">\n");
     IC_REQUIRE(at);
     at[strlen("format=\"binary\">\n") + 5] = '*';
-    IC_CHECK_RESULT(icLoadMesh(icFmtTest_WriteFile(dir, "b64.vtu", b.data, b.size), NULL, &mesh, NULL, &diag),
-                    IC_ERR_PARSE);
+    IC_CHECK_RESULT(
+        icLoadMesh(icFmtTest_WriteFile(dir, "b64.vtu", b.data, b.size), NULL, &mesh, NULL, &diag),
+        IC_ERR_PARSE);
     IC_CHECK(strstr(diag.message, "base64") != NULL);
     IC_CHECK(diag.line > 0);
     icBytes_Free(&b);
@@ -358,7 +384,8 @@ IC_TEST(formats, vtu_damaged_data) {
 // Binary surfaces
 
 static void buildPly(icBytes *b, bool bigEndian) {
-    icBytes_Text(b, bigEndian ? "ply\nformat binary_big_endian 1.0\n" : "ply\nformat binary_little_endian 1.0\n");
+    icBytes_Text(b, bigEndian ? "ply\nformat binary_big_endian 1.0\n"
+                              : "ply\nformat binary_little_endian 1.0\n");
     icBytes_Text(b, "element vertex 8\nproperty double x\nproperty double y\nproperty double z\n"
                     "property float nx\nelement face 6\nproperty list uchar uint vertex_indices\n"
                     "element edge 1\nproperty int vertex1\nproperty int vertex2\nend_header\n");
@@ -366,7 +393,8 @@ static void buildPly(icBytes *b, bool bigEndian) {
         for (int k = 0; k < 3; ++k) icBytes_F64(b, icFmtTest_cubePositions[v][k], bigEndian);
         icBytes_F32(b, 0.0f, bigEndian);
     }
-    const int quads[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {3, 7, 6, 2}, {0, 4, 7, 3}, {1, 2, 6, 5}};
+    const int quads[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
+                             {3, 7, 6, 2}, {0, 4, 7, 3}, {1, 2, 6, 5}};
     for (int f = 0; f < 6; ++f) {
         unsigned char four = 4;
         icBytes_Put(b, &four, 1);
@@ -379,7 +407,8 @@ IC_TEST(formats, ply_binary_both_byte_orders) {
     for (int big = 0; big < 2; ++big) {
         icBytes b = {0};
         buildPly(&b, big == 1);
-        const char *path = icFmtTest_WriteFile(icTest_TempDir(), big ? "be.ply" : "le.ply", b.data, b.size);
+        const char *path =
+            icFmtTest_WriteFile(icTest_TempDir(), big ? "be.ply" : "le.ply", b.data, b.size);
         icTriSurface s;
         icDiagnostic diag = {0};
         IC_CHECK_RESULT(icLoadSurface(path, &s, &diag), IC_OK);
@@ -390,8 +419,10 @@ IC_TEST(formats, ply_binary_both_byte_orders) {
             icTriSurface_Destroy(&s);
         }
         // cut inside the faces
-        IC_CHECK_RESULT(icLoadSurface(icFmtTest_WriteFile(icTest_TempDir(), "cut.ply", b.data, b.size - 20), &s, &diag),
-                        IC_ERR_TRUNCATED);
+        IC_CHECK_RESULT(
+            icLoadSurface(icFmtTest_WriteFile(icTest_TempDir(), "cut.ply", b.data, b.size - 20), &s,
+                          &diag),
+            IC_ERR_TRUNCATED);
         icBytes_Free(&b);
     }
 }
@@ -407,23 +438,27 @@ IC_TEST(formats, stl_binary_with_solid_header) {
     for (int t = 0; t < 12; ++t) {
         for (int k = 0; k < 3; ++k) icBytes_F32(&b, 0, false);
         for (int c = 0; c < 3; ++c)
-            for (int k = 0; k < 3; ++k) icBytes_F32(&b, (float)icFmtTest_cubePositions[tris[t][c]][k], false);
+            for (int k = 0; k < 3; ++k)
+                icBytes_F32(&b, (float)icFmtTest_cubePositions[tris[t][c]][k], false);
         unsigned char attr[2] = {0, 0};
         icBytes_Put(&b, attr, 2);
     }
     icTriSurface s;
     icDiagnostic diag = {0};
     const char *dir = icTest_TempDir();
-    IC_CHECK_RESULT(icLoadSurface(icFmtTest_WriteFile(dir, "b.stl", b.data, b.size), &s, &diag), IC_OK);
+    IC_CHECK_RESULT(icLoadSurface(icFmtTest_WriteFile(dir, "b.stl", b.data, b.size), &s, &diag),
+                    IC_OK);
     IC_CHECK_INT(s.vertexCount, 8);
     IC_CHECK_INT(s.triangleCount, 12);
     IC_CHECK_NEAR(icFmtTest_SurfaceVolume(&s), 1.0, 1e-15);
     icTriSurface_Destroy(&s);
     // 30 bytes short: the count no longer matches the size; read as ASCII it is no STL.
-    IC_CHECK(icLoadSurface(icFmtTest_WriteFile(dir, "cut.stl", b.data, b.size - 30), &s, &diag) != IC_OK);
+    IC_CHECK(icLoadSurface(icFmtTest_WriteFile(dir, "cut.stl", b.data, b.size - 30), &s, &diag) !=
+             IC_OK);
     // a header not starting with "solid", cut: truncated
     memcpy(b.data, "binary!", 7);
-    IC_CHECK_RESULT(icLoadSurface(icFmtTest_WriteFile(dir, "cut2.stl", b.data, b.size - 30), &s, &diag),
-                    IC_ERR_TRUNCATED);
+    IC_CHECK_RESULT(
+        icLoadSurface(icFmtTest_WriteFile(dir, "cut2.stl", b.data, b.size - 30), &s, &diag),
+        IC_ERR_TRUNCATED);
     icBytes_Free(&b);
 }

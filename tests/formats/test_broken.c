@@ -105,8 +105,8 @@ IC_TEST(formats, broken_files_give_exact_codes_and_lines) {
         IC_CHECK_MSG(result == c->code, "%s: %s, expected %s (%s)", c->file, icResult_Name(result),
                      icResult_Name(c->code), diag.message);
         IC_CHECK_MSG(diag.code == c->code, "%s: diag code %s", c->file, icResult_Name(diag.code));
-        IC_CHECK_MSG(diag.line == c->line, "%s: line %d, expected %d (%s)", c->file, diag.line, c->line,
-                     diag.message);
+        IC_CHECK_MSG(diag.line == c->line, "%s: line %d, expected %d (%s)", c->file, diag.line,
+                     c->line, diag.message);
         IC_CHECK_MSG(strstr(diag.file, c->file) != NULL, "%s: diag names '%s'", c->file, diag.file);
         IC_CHECK_MSG(diag.message[0] != 0, "%s: no message", c->file);
     }
@@ -115,8 +115,8 @@ IC_TEST(formats, broken_files_give_exact_codes_and_lines) {
 
 // Cutting a valid file at every length never crashes and never succeeds partially.
 IC_TEST(formats, every_truncation_fails_cleanly) {
-    const char *files[] = {"cube22.msh", "cube41.msh", "cube42.vtk", "cube51.vtk",
-                           "cube_ascii.vtu", "cube2.mesh"};
+    const char *files[] = {"cube22.msh", "cube41.msh",     "cube42.vtk",
+                           "cube51.vtk", "cube_ascii.vtu", "cube2.mesh"};
     const char *dir = icTest_TempDir();
     int64_t bytes = icGetByteCount();
     for (int f = 0; f < 6; ++f) {
@@ -133,7 +133,8 @@ IC_TEST(formats, every_truncation_fails_cleanly) {
             icResult result = icLoadMesh(path, NULL, &mesh, NULL, &diag);
             if (result == IC_OK) {
                 // Only a cut in trailing data the readers treat as optional may load.
-                IC_CHECK_MSG(mesh.tetCount == 5, "%s cut at %zu loads %d tets", files[f], n, mesh.tetCount);
+                IC_CHECK_MSG(mesh.tetCount == 5, "%s cut at %zu loads %d tets", files[f], n,
+                             mesh.tetCount);
                 icTetMesh_Destroy(&mesh);
             } else {
                 IC_CHECK(mesh.tets == NULL);

@@ -16,8 +16,8 @@ static void checkCube(const char *relative, icMeshFormat format, bool regions, i
     icOrientReport report;
     icDiagnostic diag = {0};
     icResult result = icLoadMeshEx(path, NULL, &mesh, &fields, &info, &report, &diag);
-    IC_CHECK_MSG(result == IC_OK, "%s: %s (%s line %d)", relative, diag.message, icResult_Name(result),
-                 diag.line);
+    IC_CHECK_MSG(result == IC_OK, "%s: %s (%s line %d)", relative, diag.message,
+                 icResult_Name(result), diag.line);
     if (result != IC_OK) return;
     IC_CHECK_INT(info.format, format);
     IC_CHECK_INT(mesh.vertexCount, 8);
@@ -28,7 +28,8 @@ static void checkCube(const char *relative, icMeshFormat format, bool regions, i
     IC_CHECK_NEAR(icTetMesh_Volume(&mesh, NULL), 1.0, 1e-12);
     IC_CHECK_NEAR(icTetMesh_TetVolume(&mesh, NULL, 0), 1.0 / 3.0, 1e-12);
     for (int v = 0; v < 8 && v < mesh.vertexCount; ++v)
-        for (int k = 0; k < 3; ++k) IC_CHECK(mesh.positions[3 * v + k] == icFmtTest_cubePositions[v][k]);
+        for (int k = 0; k < 3; ++k)
+            IC_CHECK(mesh.positions[3 * v + k] == icFmtTest_cubePositions[v][k]);
     for (int t = 0; t < 5 && t < mesh.tetCount; ++t) {
         const int *f = icFmtTest_cubeTets[t];
         int expected[4] = {f[0], f[2], f[1], f[3]};
@@ -36,7 +37,8 @@ static void checkCube(const char *relative, icMeshFormat format, bool regions, i
     }
     IC_CHECK(info.hasRegions == regions);
     IC_CHECK((mesh.regions != NULL) == regions);
-    for (int t = 0; regions && mesh.regions && t < 5; ++t) IC_CHECK_INT(mesh.regions[t], icFmtTest_cubeRegions[t]);
+    for (int t = 0; regions && mesh.regions && t < 5; ++t)
+        IC_CHECK_INT(mesh.regions[t], icFmtTest_cubeRegions[t]);
     icTetMesh_Destroy(&mesh);
     if (fieldsOut)
         *fieldsOut = fields;
@@ -96,8 +98,8 @@ IC_TEST(formats, golden_quadratic_tet) {
     icTetMesh mesh;
     icMeshFileInfo info;
     icDiagnostic diag = {0};
-    IC_CHECK_RESULT(icLoadMeshEx(icTest_SourcePath("tests/data/formats/tet10.msh"), NULL, &mesh, NULL,
-                                 &info, NULL, &diag),
+    IC_CHECK_RESULT(icLoadMeshEx(icTest_SourcePath("tests/data/formats/tet10.msh"), NULL, &mesh,
+                                 NULL, &info, NULL, &diag),
                     IC_OK);
     IC_CHECK_INT(mesh.tetCount, 1);
     IC_CHECK_INT(mesh.vertexCount, 4); // the six mid-edge nodes are dropped
@@ -118,9 +120,12 @@ IC_TEST(formats, sniff_by_content) {
     const char *path = icFmtTest_WriteFile(dir, "misnamed.mesh", text, size);
     free(text);
     IC_CHECK_INT(icDetectMeshFormat(path), IC_FORMAT_GMSH);
-    IC_CHECK_INT(icDetectMeshFormat(icTest_SourcePath("tests/data/formats/cube42.vtk")), IC_FORMAT_VTK);
-    IC_CHECK_INT(icDetectMeshFormat(icTest_SourcePath("tests/data/formats/cube_ascii.vtu")), IC_FORMAT_VTU);
-    IC_CHECK_INT(icDetectMeshFormat(icTest_SourcePath("tests/data/formats/cube1.mesh")), IC_FORMAT_MEDIT);
+    IC_CHECK_INT(icDetectMeshFormat(icTest_SourcePath("tests/data/formats/cube42.vtk")),
+                 IC_FORMAT_VTK);
+    IC_CHECK_INT(icDetectMeshFormat(icTest_SourcePath("tests/data/formats/cube_ascii.vtu")),
+                 IC_FORMAT_VTU);
+    IC_CHECK_INT(icDetectMeshFormat(icTest_SourcePath("tests/data/formats/cube1.mesh")),
+                 IC_FORMAT_MEDIT);
     IC_CHECK_INT(icDetectMeshFormat("nothing/here.ele"), IC_FORMAT_TETGEN);
     IC_CHECK_INT(icDetectMeshFormat("nothing/here.xyz"), IC_FORMAT_UNKNOWN);
     icTetMesh mesh;

@@ -14,7 +14,8 @@ static void makeMesh(icTetMesh *mesh) {
     int cells[3] = {4, 3, 5};
     IC_CHECK_RESULT(icGenerateBox(mesh, icVec3_Make(1.3, 0.7, 2.1), cells, 5), IC_OK);
     icTest_Seed(42);
-    for (int i = 0; i < 3 * mesh->vertexCount; ++i) mesh->positions[i] += icTest_Uniform(-0.01, 0.01);
+    for (int i = 0; i < 3 * mesh->vertexCount; ++i)
+        mesh->positions[i] += icTest_Uniform(-0.01, 0.01);
     mesh->regions = icAlloc(sizeof(int) * (size_t)mesh->tetCount);
     for (int t = 0; t < mesh->tetCount; ++t) mesh->regions[t] = 1 + (t / 7) % 3;
 }
@@ -237,14 +238,22 @@ IC_TEST(formats, number_parser_matches_strtod) {
         bool finite;
         const char *end = icFmt_ParseReal(text, &got, &finite);
         if (!end || *end || memcmp(&got, &expected, sizeof got) != 0) {
-            if (++mismatches < 5) IC_CHECK_MSG(false, "'%s': %.17g vs strtod %.17g", text, got, expected);
+            if (++mismatches < 5)
+                IC_CHECK_MSG(false, "'%s': %.17g vs strtod %.17g", text, got, expected);
         }
     }
     IC_CHECK_INT(mismatches, 0);
     // Long mantissas and awkward exponents go the slow way but still match.
-    const char *hard[] = {"2.2250738585072011e-308", "1.7976931348623157e308", "4.9e-324",
-                          "0.1000000000000000055511151231257827", "123456789012345678901234567890",
-                          "9007199254740993", "1e-400", "-0.0", "+7.5E+1", "00012.500"};
+    const char *hard[] = {"2.2250738585072011e-308",
+                          "1.7976931348623157e308",
+                          "4.9e-324",
+                          "0.1000000000000000055511151231257827",
+                          "123456789012345678901234567890",
+                          "9007199254740993",
+                          "1e-400",
+                          "-0.0",
+                          "+7.5E+1",
+                          "00012.500"};
     for (size_t i = 0; i < sizeof hard / sizeof hard[0]; ++i) {
         double expected = strtod(hard[i], NULL), got;
         bool finite;

@@ -206,15 +206,24 @@ static void writeText(const char *dir, const char *name, const char *text) {
 IC_TEST(io, tetgen_orientation_through_load_mesh) {
     const char *dir = icTest_TempDir();
     const char *nodes = "4 3\n0 0 0 0\n1 1 0 0\n2 0 1 0\n3 0 0 1\n";
-    // Every tet negative: the other handedness, flipped and reported.
-    writeText(dir, "neg.node", nodes);
-    writeText(dir, "neg.ele", "1 4\n0 0 1 2 3\n");
     char path[1200];
-    snprintf(path, sizeof path, "%s/neg.ele", dir);
     icTetMesh mesh;
     icOrientReport report;
     icDiagnostic diag = {0};
     icLoadOptions strict = {true};
+    // TetGen's positive tet (det[x1-x0, x2-x0, x3-x0] > 0) loads as is; a file whose every
+    // tet is negative used the other handedness: flipped and reported.
+    writeText(dir, "pos.node", nodes);
+    writeText(dir, "pos.ele", "1 4\n0 0 1 2 3\n");
+    snprintf(path, sizeof path, "%s/pos.ele", dir);
+    IC_REQUIRE(icLoadMesh(path, NULL, &mesh, &report, &diag) == IC_OK);
+    IC_CHECK(!report.flippedAll);
+    IC_CHECK_INT(report.invertedCount, 0);
+    IC_CHECK_NEAR(icTetMesh_TetVolume(&mesh, NULL, 0), 1.0 / 6.0, 1e-15);
+    icTetMesh_Destroy(&mesh);
+    writeText(dir, "neg.node", nodes);
+    writeText(dir, "neg.ele", "1 4\n0 0 2 1 3\n");
+    snprintf(path, sizeof path, "%s/neg.ele", dir);
     IC_REQUIRE(icLoadMesh(path, &strict, &mesh, &report, &diag) == IC_OK);
     IC_CHECK(report.flippedAll);
     IC_CHECK(icTetMesh_TetVolume(&mesh, NULL, 0) > 0);
@@ -222,7 +231,7 @@ IC_TEST(io, tetgen_orientation_through_load_mesh) {
 
     // One of two inverted: kept (and counted) unless strict, where the line is reported.
     writeText(dir, "mixed.node", "5 3\n0 0 0 0\n1 1 0 0\n2 0 1 0\n3 0 0 1\n4 0 0 -1\n");
-    writeText(dir, "mixed.ele", "2 4\n0 0 2 1 3\n\n1 0 2 1 4\n");
+    writeText(dir, "mixed.ele", "2 4\n0 0 1 2 3\n\n1 0 1 2 4\n");
     snprintf(path, sizeof path, "%s/mixed", dir);
     IC_REQUIRE(icLoadMesh(path, NULL, &mesh, &report, &diag) == IC_OK);
     IC_CHECK(!report.flippedAll);

@@ -259,13 +259,22 @@ IC_TEST(io, vtu_round_trip) {
 
     a = findArray(&vtu, "connectivity", "Cells");
     IC_REQUIRE(a && strcmp(a->type, "Int64") == 0 && a->bytes == 32ull * nt);
-    bool same = true;
-    for (int i = 0; i < 4 * nt; ++i) {
-        int64_t v;
-        memcpy(&v, a->data + 8 * i, 8);
-        same = same && v == mesh.tets[i];
+    // VTK's positive tet is the mirror of mesh.h's: local vertices 1 and 2 swap, and every
+    // cell of this positively oriented mesh has det[x1-x0, x2-x0, x3-x0] > 0 in the file.
+    static const int perm[4] = {0, 2, 1, 3};
+    bool same = true, positive = true;
+    for (int t = 0; t < nt; ++t) {
+        int64_t c[4];
+        memcpy(c, a->data + 32 * t, 32);
+        for (int k = 0; k < 4; ++k) same = same && c[k] == mesh.tets[4 * t + perm[k]];
+        icVec3 p0 = icVec3_Load(mesh.positions, (int)c[0]);
+        icMat3 E = icMat3_FromCols(icVec3_Sub(icVec3_Load(mesh.positions, (int)c[1]), p0),
+                                   icVec3_Sub(icVec3_Load(mesh.positions, (int)c[2]), p0),
+                                   icVec3_Sub(icVec3_Load(mesh.positions, (int)c[3]), p0));
+        positive = positive && icMat3_Det(E) > 0;
     }
     IC_CHECK(same);
+    IC_CHECK(positive);
     a = findArray(&vtu, "offsets", "Cells");
     IC_REQUIRE(a && strcmp(a->type, "Int64") == 0 && a->bytes == 8ull * nt);
     for (int t = 0; t < nt; ++t) {

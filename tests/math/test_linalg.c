@@ -35,7 +35,7 @@ IC_TEST(math, symmetric_eigen_nxn) {
     for (int si = 0; si < 4; ++si) {
         int n = sizes[si];
         for (int rep = 0; rep < 20; ++rep) {
-            double lam[IC_SYM_EIGEN_MAX], a[IC_SYM_EIGEN_MAX * IC_SYM_EIGEN_MAX];
+            double lam[IC_SYM_EIGEN_MAX] = {0}, a[IC_SYM_EIGEN_MAX * IC_SYM_EIGEN_MAX];
             for (int i = 0; i < n; ++i) lam[i] = icTest_Uniform(-3, 3);
             if (rep % 4 == 1) lam[1] = lam[0];              // repeated
             if (rep % 4 == 2) lam[n - 1] = 0, lam[0] = 1e-9; // near-singular

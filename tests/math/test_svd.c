@@ -206,3 +206,33 @@ IC_TEST(math, polar_rotation_differential) {
     }
     IC_CHECK(checked > 100);
 }
+
+// The batched SVD (four lanes) keeps the contract and matches the scalar one, including
+// lanes with zero or non-finite matrices and a count that is not a multiple of four.
+IC_TEST(math, svd_batch_matches_scalar) {
+    enum { N = 1003 };
+    static icMat3 a[N];
+    static icSvd3 batch[N];
+    for (int i = 0; i < N; ++i) {
+        a[i] = icTest_RandomF();
+        if (i % 7 == 3) a[i].col[i % 3] = icVec3_Neg(a[i].col[i % 3]);
+        if (i % 50 == 9) a[i] = icMat3_Zero();
+        if (i % 50 == 10) a[i] = icMat3_Outer(icVec3_Make(1, 2, 3), icVec3_Make(0, 1, -1));
+    }
+    a[17].col[1].y = NAN;
+    icMat3_SvdBatch(N, a, batch);
+    int bad = 0;
+    for (int i = 0; i < N && bad < 5; ++i) {
+        if (i == 17) {
+            IC_CHECK(isnan(batch[i].s.x));
+            continue;
+        }
+        icSvd3 d = icMat3_Svd(a[i]);
+        icReal x[3] = {d.s.x, d.s.y, d.s.z}, y[3] = {batch[i].s.x, batch[i].s.y, batch[i].s.z};
+        double scale = fmax(1e-300, d.s.x);
+        if (!(icTest_MaxAbsDiff(x, y, 3) <= 1e-14 * scale) || !checkSvd(a[i], &batch[i], 1e-13, "batch")) {
+            icTest_Fail(__FILE__, __LINE__, "batch lane %d differs", i);
+            ++bad;
+        }
+    }
+}

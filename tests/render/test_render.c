@@ -20,7 +20,8 @@ static bool isGrey(const uint8_t *p) { return abs(p[0] - p[1]) < 14 && abs(p[1] 
 static int luminance(const uint8_t *p) { return (p[0] * 3 + p[1] * 6 + p[2]) / 10; }
 
 // Projected bounding rectangle of the box [lo, hi].
-static void projectBox(const icCamera *camera, icVec3 lo, icVec3 hi, int *x0, int *y0, int *x1, int *y1) {
+static void projectBox(const icCamera *camera, icVec3 lo, icVec3 hi, int *x0, int *y0, int *x1,
+                       int *y1) {
     double minX = 1e30, minY = 1e30, maxX = -1e30, maxY = -1e30;
     for (int c = 0; c < 8; ++c) {
         icVec3 p = icVec3_Make(c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z);
@@ -47,8 +48,9 @@ IC_TEST(render, object_covers_its_projection) {
     icDiagnostic diag = {0};
     IC_REQUIRE(icRenderTetMesh(&mesh, NULL, NULL, NULL, &def, &image, &info, &diag) == IC_OK);
     int x0, y0, x1, y1;
-    projectBox(&info.camera, icVec3_Make(-0.5, -0.5, -0.5), icVec3_Make(0.5, 0.5, 0.5), &x0, &y0, &x1, &y1);
-    IC_CHECK(x0 > 0 && y0 > 0 && x1 < 320 && y1 < 240); // auto-framed: all in view
+    projectBox(&info.camera, icVec3_Make(-0.5, -0.5, -0.5), icVec3_Make(0.5, 0.5, 0.5), &x0, &y0,
+               &x1, &y1);
+    IC_CHECK(x0 > 0 && y0 > 0 && x1 < 320 && y1 < 240);   // auto-framed: all in view
     IC_CHECK((x1 - x0) > 320 / 3 || (y1 - y0) > 240 / 3); // and not tiny
     int inside = 0, outside = 0;
     for (int y = 0; y < 240; ++y)
@@ -144,7 +146,8 @@ IC_TEST(render, colour_bar_and_field_colours) {
     IC_CHECK_MSG(ink > 100, "%d label pixels", ink);
     // The object keeps clear of the bar.
     int x0, y0, x1, y1;
-    projectBox(&info.camera, icVec3_Make(-0.5, -0.5, -0.5), icVec3_Make(0.5, 0.5, 0.5), &x0, &y0, &x1, &y1);
+    projectBox(&info.camera, icVec3_Make(-0.5, -0.5, -0.5), icVec3_Make(0.5, 0.5, 0.5), &x0, &y0,
+               &x1, &y1);
     IC_CHECK(x1 < info.barX0);
     // Field colours: the low-x end of the front face is blue-ish, the high-x end yellow-ish.
     icReal px, py;
@@ -182,7 +185,8 @@ IC_TEST(render, png_round_trip_and_camera) {
     icImage_Destroy(&back);
     icImage_Destroy(&image);
     // Not a PNG.
-    IC_CHECK_RESULT(icImage_LoadPng(&back, icTest_SourcePath("tests/data/formats/cube.obj"), &diag), IC_ERR_PARSE);
+    IC_CHECK_RESULT(icImage_LoadPng(&back, icTest_SourcePath("tests/data/formats/cube.obj"), &diag),
+                    IC_ERR_PARSE);
     icTetMesh_Destroy(&mesh);
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 static int runCli(const char *args) {
     char command[4096];
@@ -37,7 +38,9 @@ static void writeCollection(const char *dir, char *pvd, size_t size) {
         icField cell = {"J", 1, J};
         char path[1200];
         snprintf(path, sizeof path, "%s/%s", dir, names[f]);
-        IC_CHECK_RESULT(icWriteVtu(path, mesh.vertexCount, x, mesh.tetCount, mesh.tets, NULL, 0, &cell, 1, NULL), IC_OK);
+        IC_CHECK_RESULT(icWriteVtu(path, mesh.vertexCount, x, mesh.tetCount, mesh.tets, NULL, 0,
+                                   &cell, 1, NULL),
+                        IC_OK);
     }
     snprintf(pvd, size, "%s/result.pvd", dir);
     IC_CHECK_RESULT(icWritePvd(pvd, 3, names, times, NULL), IC_OK);
@@ -67,7 +70,8 @@ IC_TEST(render, cli_renders_every_frame_of_a_collection) {
             // J < 1 is drawn in the diverging map's blue half: blue above red
             covered[f] += p[2] > p[0] + 25 && p[2] > 90;
         }
-    IC_CHECK_MSG(covered[1] > covered[2] && covered[2] > 0, "%d %d %d", covered[0], covered[1], covered[2]);
+    IC_CHECK_MSG(covered[1] > covered[2] && covered[2] > 0, "%d %d %d", covered[0], covered[1],
+                 covered[2]);
     for (int f = 0; f < 3; ++f) icImage_Destroy(&frames[f]);
     snprintf(path, sizeof path, "%s/pictures/frame_0003.png", dir);
     FILE *fp = fopen(path, "rb");
@@ -75,7 +79,8 @@ IC_TEST(render, cli_renders_every_frame_of_a_collection) {
     if (fp) fclose(fp);
 
     // One frame by number.
-    snprintf(args, sizeof args, "'%s' --frame 1 --out '%s/one' --size 100x80 --field none", pvd, dir);
+    snprintf(args, sizeof args, "'%s' --frame 1 --out '%s/one' --size 100x80 --field none", pvd,
+             dir);
     IC_CHECK_INT(runCli(args), 0);
     snprintf(path, sizeof path, "%s/one/frame_0001.png", dir);
     icImage one;
@@ -94,5 +99,56 @@ IC_TEST(render, cli_exit_codes) {
     snprintf(args, sizeof args, "'%s' --frame 0", pvd);
     IC_CHECK_INT(runCli(args), 2); // no --out
     snprintf(args, sizeof args, "'%s/missing.pvd' --all --out '%s/x'", dir, dir);
+    IC_CHECK_INT(runCli(args), 2);
+}
+
+// Animations are optional: with ffmpeg installed --gif makes one, without it the pictures
+// still come and the exit status is 0.
+IC_TEST(render, cli_gif_through_ffmpeg) {
+    const char *dir = icTest_TempDir();
+    char pvd[1200], args[3000], path[1300];
+    writeCollection(dir, pvd, sizeof pvd);
+    snprintf(args, sizeof args, "'%s' --all --out '%s/anim' --size 96x64 --gif", pvd, dir);
+    IC_CHECK_INT(runCli(args), 0);
+    snprintf(path, sizeof path, "%s/anim/animation.gif", dir);
+    FILE *fp = fopen(path, "rb");
+    bool ffmpeg = icFindProgram("ffmpeg", NULL, 0);
+    IC_CHECK(ffmpeg == (fp != NULL));
+    if (fp) {
+        char magic[6] = {0};
+        IC_CHECK(fread(magic, 1, 6, fp) == 6 && memcmp(magic, "GIF89a", 6) == 0);
+        fclose(fp);
+    }
+}
+
+// A scene: its initial state, a frame after stepping, and every frame.
+IC_TEST(render, cli_renders_a_scene) {
+    const char *dir = icTest_TempDir();
+    char scene[1300], args[3000], path[1300];
+    snprintf(scene, sizeof scene, "%s/drop.json", dir);
+    FILE *fp = fopen(scene, "w");
+    IC_REQUIRE(fp);
+    fputs("{\"dt\": 0.02, \"frames\": 3, \"solver\": {\"substeps\": 4, \"iterations\": 1},\n"
+          " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], \"cells\": "
+          "2},\n"
+          "             \"translate\": [0, 0.3, 0]}],\n"
+          " \"colliders\": [{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}}]}\n",
+          fp);
+    fclose(fp);
+    snprintf(args, sizeof args, "'%s' --frame 2 --out '%s/one' --size 120x80 --field displacement",
+             scene, dir);
+    IC_CHECK_INT(runCli(args), 0);
+    snprintf(path, sizeof path, "%s/one/frame_0002.png", dir);
+    icImage image;
+    IC_CHECK_RESULT(icImage_LoadPng(&image, path, NULL), IC_OK);
+    icImage_Destroy(&image);
+    snprintf(args, sizeof args, "'%s' --all --out '%s/all' --size 120x80", scene, dir);
+    IC_CHECK_INT(runCli(args), 0);
+    for (int f = 0; f <= 3; ++f) {
+        snprintf(path, sizeof path, "%s/all/frame_%04d.png", dir, f);
+        IC_CHECK_RESULT(icImage_LoadPng(&image, path, NULL), IC_OK);
+        icImage_Destroy(&image);
+    }
+    snprintf(args, sizeof args, "'%s/none.json' --out '%s/x'", dir, dir);
     IC_CHECK_INT(runCli(args), 2);
 }

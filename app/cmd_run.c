@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+// isochor run: loads a scene, runs its frames with progress on stderr, prints a summary and
+// writes the run's figures as JSON.
+#include "cli.h"
+
+#include "isochor/io.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct icRunArgs {
+    const char *scene;
+    const char *outDir;    ///< NULL keeps the scene's
+    const char *statsPath; ///< NULL writes none
+    int frames;            ///< -1 keeps the scene's
+    bool quiet, noOutput;
+} icRunArgs;
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: isochor run SCENE [--out DIR] [--frames N] [--stats FILE] [--quiet]\n"
+            "                   [--no-output]\n"
+            "  SCENE         scene file (JSON, see docs/scenes.md)\n"
+            "  --out DIR     write frames to DIR instead of the scene's output.dir\n"
+            "  --frames N    run N frames instead of the scene's frames (integer >= 0)\n"
+            "  --stats FILE  write the run's figures as JSON to FILE\n"
+            "  --quiet       no progress on stderr\n"
+            "  --no-output   write no frame files (VTU, PVD)\n"
+            "exit status: 0 ok, 1 the run failed (NaN, cannot write), 2 bad scene or usage\n");
+}
+
+static void printDiag(const icDiagnostic *diag) {
+    char text[1400];
+    icDiag_Format(diag, text, sizeof text);
+    fprintf(stderr, "isochor run: %s\n", text);
+}
+
+// Digits only: "-3", "+3", "1e3", "3.0", " 3" and values past INT_MAX are refused, so a typo
+// never silently becomes another frame count.
+static bool parseCount(const char *text, int *value) {
+    if (!text || !text[0]) return false;
+    long long v = 0;
+    for (const char *p = text; *p; ++p) {
+        if (*p < '0' || *p > '9') return false;
+        v = 10 * v + (*p - '0');
+        if (v > INT_MAX) return false;
+    }
+    *value = (int)v;
+    return true;
+}
+
+// "--name VALUE" or "--name=VALUE": *value gets the value, *i moves past it. Returns false
+// (after saying why) when the value is missing.
+static bool optionValue(int argc, char **argv, int *i, const char *name, const char **value,
+                        bool *matched) {
+    size_t n = strlen(name);
+    const char *arg = argv[*i];
+    *matched = false;
+    if (strncmp(arg, name, n) != 0) return true;
+    if (arg[n] == '=') {
+        *matched = true;
+        *value = arg + n + 1;
+        return true;
+    }
+    if (arg[n] != 0) return true;
+    *matched = true;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "isochor run: %s needs a value\n", name);
+        return false;
+    }
+    *value = argv[++*i];
+    return true;
+}
+
+// Returns 0 when the arguments are good, else the exit code (0 after --help, 2 on errors).
+static int parseArgs(int argc, char **argv, icRunArgs *args, bool *help) {
+    memset(args, 0, sizeof *args);
+    args->frames = -1;
+    *help = false;
+    for (int i = 0; i < argc; ++i) {
+        const char *arg = argv[i];
+        const char *value = NULL;
+        bool matched = false;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            *help = true;
+            return 0;
+        }
+        if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+            args->quiet = true;
+            continue;
+        }
+        if (strcmp(arg, "--no-output") == 0) {
+            args->noOutput = true;
+            continue;
+        }
+        if (!optionValue(argc, argv, &i, "--out", &value, &matched)) return 2;
+        if (matched) {
+            if (!value[0]) {
+                fprintf(stderr, "isochor run: --out needs a folder\n");
+                return 2;
+            }
+            args->outDir = value;
+            continue;
+        }
+        if (!optionValue(argc, argv, &i, "--stats", &value, &matched)) return 2;
+        if (matched) {
+            if (!value[0]) {
+                fprintf(stderr, "isochor run: --stats needs a file name\n");
+                return 2;
+            }
+            args->statsPath = value;
+            continue;
+        }
+        if (!optionValue(argc, argv, &i, "--frames", &value, &matched)) return 2;
+        if (matched) {
+            if (!parseCount(value, &args->frames)) {
+                fprintf(stderr,
+                        "isochor run: --frames '%s' is not a whole number of frames (0 to %d, "
+                        "digits only)\n",
+                        value, INT_MAX);
+                return 2;
+            }
+            continue;
+        }
+        if (arg[0] == '-' && arg[1] != 0) {
+            fprintf(stderr, "isochor run: unknown option '%s'\n", arg);
+            return 2;
+        }
+        if (args->scene) {
+            fprintf(stderr, "isochor run: one scene at a time ('%s' and '%s')\n", args->scene,
+                    arg);
+            return 2;
+        }
+        args->scene = arg;
+    }
+    if (!args->scene) {
+        fprintf(stderr, "isochor run: no scene given\n");
+        return 2;
+    }
+    return 0;
+}
+
+// Progress for logs and pipes: a plain line whenever another 5 % of the frames are done,
+// since a bar redrawn with carriage returns turns into one unreadable line there.
+typedef struct icLogProgress {
+    int lastBucket;
+} icLogProgress;
+
+static void logProgress(int done, int total, double msPerFrame, icReal volumeRatio,
+                        void *context) {
+    icLogProgress *log = context;
+    int bucket = total > 0 ? (int)(20LL * done / total) : 20;
+    if (bucket == log->lastBucket && done != total) return;
+    log->lastBucket = bucket;
+    fprintf(stderr, "frame %d/%d (%3d%%)  %.2f ms/frame  V/V0 %.6f\n", done, total,
+            total > 0 ? (int)(100LL * done / total) : 100, msPerFrame, (double)volumeRatio);
+    fflush(stderr);
+}
+
+static double nowSeconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// The name the runner gives the collection: <scene file stem>.pvd in the output folder.
+static void pvdPathOf(const char *scenePath, const char *dir, char *out, size_t size) {
+    const char *slash = strrchr(scenePath, '/');
+    const char *name = slash ? slash + 1 : scenePath;
+    const char *dot = strrchr(name, '.');
+    int length = (int)((dot && dot != name) ? (size_t)(dot - name) : strlen(name));
+    if (length == 0)
+        snprintf(out, size, "%s/scene.pvd", dir);
+    else
+        snprintf(out, size, "%s/%.*s.pvd", dir, length, name);
+}
+
+// "%.6f" that says NaN plainly (printf writes "-nan" or "nan" depending on the sign bit).
+static const char *fixed6(icReal value, char buffer[32]) {
+    if (isnan(value)) return "NaN";
+    snprintf(buffer, 32, "%.6f", (double)value);
+    return buffer;
+}
+
+static void printSummary(const icScene *scene, const icRunSummary *s, int framesAsked,
+                         double wallSeconds, const char *dir, bool wrote, const char *stats) {
+    printf("scene          %s\n", scene->path);
+    printf("mode           %s, dt %g s\n", scene->mode == IC_MODE_STATIC ? "static" : "dynamic",
+           (double)scene->dt);
+    printf("frames         %d of %d\n", s->frames, framesAsked);
+    printf("mesh           %d vertices, %d tets\n", s->vertices, s->tets);
+    printf("time           %.3f ms/frame (solver), %.3f s in all\n", (double)s->msPerFrame,
+           wallSeconds);
+    char a[32], b[32], c[32];
+    printf("V/V0           final %s, min %s, max %s\n", fixed6(s->volumeRatioFinal, a),
+           fixed6(s->volumeRatioMin, b), fixed6(s->volumeRatioMax, c));
+    printf("max |J-1|      %s (at the end)\n", fixed6(s->maxAbsJMinus1, a));
+    printf("inverted tets  %d (at the end)\n", s->invertedTetsFinal);
+    printf("NaN            %s\n", s->nan ? "yes" : "no");
+    if (scene->mode == IC_MODE_STATIC)
+        printf("static solves  %d of %d did not converge within max_sweeps\n",
+               s->staticNotConverged, s->frames);
+    if (wrote) {
+        char pvd[2200];
+        pvdPathOf(scene->path, dir, pvd, sizeof pvd);
+        printf("output         %s\n", dir);
+        printf("pvd            %s\n", pvd);
+    } else {
+        printf("output         none\n");
+    }
+    if (stats) printf("stats          %s\n", stats);
+    fflush(stdout);
+}
+
+int icCli_Run(int argc, char **argv) {
+    icRunArgs args;
+    bool help;
+    int status = parseArgs(argc, argv, &args, &help);
+    if (help) {
+        usage(stdout);
+        return 0;
+    }
+    if (status != 0) {
+        usage(stderr);
+        return status;
+    }
+
+    icScene scene;
+    icDiagnostic diag = {0};
+    if (icScene_Load(args.scene, &scene, &diag) != IC_OK) {
+        printDiag(&diag);
+        return 2;
+    }
+
+    icRunOptions options = icDefaultRunOptions();
+    options.outputDir = args.outDir;
+    options.frames = args.frames;
+    options.writeOutput = !args.noOutput;
+    icLogProgress log = {-1};
+    if (!args.quiet) {
+        // A terminal gets the runner's bar redrawn in place; logs get plain lines.
+        if (isatty(fileno(stderr))) {
+            options.progress = true;
+        } else {
+            options.progressFn = logProgress;
+            options.progressContext = &log;
+        }
+    }
+    int framesAsked = args.frames >= 0 ? args.frames : scene.frames;
+    const char *dir = args.outDir ? args.outDir : scene.outputDir;
+    bool wrote = options.writeOutput && scene.writeVtu;
+
+    icRunSummary summary;
+    double start = nowSeconds();
+    icResult result = icScene_Run(&scene, &options, &summary, &diag);
+    double wallSeconds = nowSeconds() - start;
+    // A failed run still reports what it measured: the figures say how far it got.
+    if (result != IC_OK) printDiag(&diag);
+    status = result == IC_OK ? 0 : 1;
+
+    if (args.statsPath) {
+        icDiagnostic statsDiag = {0};
+        if (icWriteRunSummary(args.statsPath, &summary, &statsDiag) != IC_OK) {
+            printDiag(&statsDiag);
+            args.statsPath = NULL;
+            status = 1;
+        }
+    }
+    printSummary(&scene, &summary, framesAsked, wallSeconds, dir, wrote, args.statsPath);
+    // Static frames that hit their sweep cap are a property of the scene's settings, not a
+    // failure of the run: reported, exit status unchanged.
+    if (summary.staticNotConverged > 0)
+        fprintf(stderr,
+                "isochor run: warning: %d static solves stopped at max_sweeps before reaching "
+                "the tolerance\n",
+                summary.staticNotConverged);
+    icScene_Destroy(&scene);
+    return status;
+}

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: MIT
+// The isochor tool as a user runs it: exit codes, files written by `run`, its summary and
+// stats, its argument checks, `info` on good and bad meshes, and the runner's progress hook.
+#include "test.h"
+
+#include "isochor/io.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+// What one run of the tool left: exit status (-1 when it did not exit normally), stdout and
+// stderr (malloc'd, freed by cliFree).
+typedef struct icCliRun {
+    int status;
+    char *out, *err;
+} icCliRun;
+
+static char *readAll(const char *path) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *data = malloc((size_t)(n > 0 ? n : 0) + 1);
+    size_t got = n > 0 ? fread(data, 1, (size_t)n, fp) : 0;
+    data[got] = 0;
+    fclose(fp);
+    return data;
+}
+
+static void writeText(const char *dir, const char *name, const char *text) {
+    char path[2600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "wb");
+    if (!fp) return;
+    fputs(text, fp);
+    fclose(fp);
+}
+
+static bool exists(const char *dir, const char *name) {
+    char path[2600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct stat info;
+    return stat(path, &info) == 0;
+}
+
+// Runs `isochor ARGS` with stdout and stderr captured in files of dir.
+static icCliRun runCli(const char *dir, const char *args) {
+    struct stat info;
+    if (stat(IC_CLI_PATH, &info) != 0)
+        icTest_Fail(__FILE__, __LINE__, "%s is missing: build the isochor_cli target first",
+                    IC_CLI_PATH);
+    char command[5000], outPath[1300], errPath[1300];
+    snprintf(outPath, sizeof outPath, "%s/cli_stdout.txt", dir);
+    snprintf(errPath, sizeof errPath, "%s/cli_stderr.txt", dir);
+    snprintf(command, sizeof command, "'%s' %s > '%s' 2> '%s'", IC_CLI_PATH, args, outPath,
+             errPath);
+    int status = system(command);
+    icCliRun run = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, readAll(outPath),
+                    readAll(errPath)};
+    if (!run.out) run.out = calloc(1, 1);
+    if (!run.err) run.err = calloc(1, 1);
+    return run;
+}
+
+static void cliFree(icCliRun *run) {
+    free(run->out);
+    free(run->err);
+}
+
+// A 2x2x2-cell box (27 vertices, 48 tets) hanging from its top face: milliseconds a frame.
+static void writeTinyScene(const char *dir, const char *name, int frames) {
+    char text[2000];
+    snprintf(text, sizeof text,
+             "{\"dt\": 0.01, \"frames\": %d,\n"
+             " \"solver\": {\"substeps\": 4},\n"
+             " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], "
+             "\"cells\": 2},\n"
+             "   \"pin\": [{\"box\": {\"min\": [-1, 0.09, -1], \"max\": [1, 1, 1]}}]}],\n"
+             " \"output\": {\"dir\": \"%s/scene_out\"}}\n",
+             frames, dir);
+    writeText(dir, name, text);
+}
+
+static cJSON *readJson(const char *dir, const char *name) {
+    char path[2600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *text = readAll(path);
+    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    return root;
+}
+
+IC_TEST(cli, no_arguments_is_a_usage_error) {
+    const char *dir = icTest_TempDir();
+    icCliRun run = runCli(dir, "");
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK(strstr(run.err, "usage: isochor") != NULL);
+    cliFree(&run);
+    run = runCli(dir, "--help");
+    IC_CHECK_INT(run.status, 0);
+    IC_CHECK(strstr(run.out, "isochor run SCENE") != NULL);
+    cliFree(&run);
+}
+
+IC_TEST(cli, unknown_command_is_a_usage_error) {
+    const char *dir = icTest_TempDir();
+    icCliRun run = runCli(dir, "frobnicate x");
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK(strstr(run.err, "unknown command 'frobnicate'") != NULL);
+    cliFree(&run);
+}
+
+IC_TEST(cli, run_writes_frames_collection_and_stats) {
+    const char *dir = icTest_TempDir();
+    writeTinyScene(dir, "tiny.json", 3);
+    char args[2000];
+    snprintf(args, sizeof args, "run '%s/tiny.json' --stats '%s/stats.json'", dir, dir);
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
+
+    // The scene's output.dir: frames 0 (initial) to 3 and the collection named for the scene.
+    char out[1300];
+    snprintf(out, sizeof out, "%s/scene_out", dir);
+    IC_CHECK(exists(out, "frame_00000.vtu"));
+    IC_CHECK(exists(out, "frame_00001.vtu"));
+    IC_CHECK(exists(out, "frame_00002.vtu"));
+    IC_CHECK(exists(out, "frame_00003.vtu"));
+    IC_CHECK(!exists(out, "frame_00004.vtu"));
+    IC_CHECK(exists(out, "tiny.pvd"));
+
+    cJSON *root = readJson(dir, "stats.json");
+    IC_REQUIRE(root != NULL);
+    static const char *const keys[] = {"frames", "vertices", "tets", "ms_per_frame",
+                                       "volume_ratio_final", "volume_ratio_min",
+                                       "volume_ratio_max", "max_abs_J_minus_1",
+                                       "inverted_tets_final", "nan"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i)
+        IC_CHECK_MSG(cJSON_GetObjectItemCaseSensitive(root, keys[i]) != NULL, "no key %s",
+                     keys[i]);
+    IC_CHECK_INT(cJSON_GetObjectItem(root, "frames")->valuedouble, 3);
+    IC_CHECK_INT(cJSON_GetObjectItem(root, "vertices")->valuedouble, 27);
+    IC_CHECK_INT(cJSON_GetObjectItem(root, "tets")->valuedouble, 48);
+    IC_CHECK_INT(cJSON_GetObjectItem(root, "inverted_tets_final")->valuedouble, 0);
+    IC_CHECK(cJSON_IsFalse(cJSON_GetObjectItem(root, "nan")));
+    double final = cJSON_GetObjectItem(root, "volume_ratio_final")->valuedouble;
+    double lo = cJSON_GetObjectItem(root, "volume_ratio_min")->valuedouble;
+    double hi = cJSON_GetObjectItem(root, "volume_ratio_max")->valuedouble;
+    IC_CHECK(lo <= final && final <= hi);
+    IC_CHECK_NEAR(final, 1.0, 0.05);
+    cJSON_Delete(root);
+
+    // The summary on stdout names the figures and where the files went.
+    IC_CHECK(strstr(run.out, "frames         3 of 3") != NULL);
+    IC_CHECK(strstr(run.out, "mesh           27 vertices, 48 tets") != NULL);
+    IC_CHECK(strstr(run.out, "NaN            no") != NULL);
+    IC_CHECK(strstr(run.out, "inverted tets  0") != NULL);
+    IC_CHECK(strstr(run.out, "ms/frame") != NULL);
+    IC_CHECK(strstr(run.out, "V/V0           final ") != NULL);
+    IC_CHECK(strstr(run.out, "scene_out/tiny.pvd") != NULL);
+    // stderr is a file here: progress comes as plain lines, never redrawn with '\r'.
+    IC_CHECK_MSG(strstr(run.err, "frame 3/3 (100%)") != NULL, "stderr: %s", run.err);
+    IC_CHECK(strchr(run.err, '\r') == NULL);
+    cliFree(&run);
+}
+
+IC_TEST(cli, run_frames_and_out_override_the_scene) {
+    const char *dir = icTest_TempDir();
+    writeTinyScene(dir, "tiny.json", 3);
+    char args[2000];
+    snprintf(args, sizeof args, "run '%s/tiny.json' --frames 2 --out '%s/elsewhere' --stats=%s/s.json --quiet",
+             dir, dir, dir);
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
+    char out[1300];
+    snprintf(out, sizeof out, "%s/elsewhere", dir);
+    IC_CHECK(exists(out, "frame_00002.vtu"));
+    IC_CHECK(!exists(out, "frame_00003.vtu"));
+    IC_CHECK(exists(out, "tiny.pvd"));
+    IC_CHECK(!exists(dir, "scene_out"));
+    cJSON *root = readJson(dir, "s.json");
+    IC_REQUIRE(root != NULL);
+    IC_CHECK_INT(cJSON_GetObjectItem(root, "frames")->valuedouble, 2);
+    cJSON_Delete(root);
+    IC_CHECK(strstr(run.out, "frames         2 of 2") != NULL);
+    // --quiet: nothing on stderr for a run that went well.
+    IC_CHECK_MSG(run.err[0] == 0, "stderr: %s", run.err);
+    cliFree(&run);
+
+    // --frames 0 only writes the initial frame; --no-output writes none.
+    snprintf(args, sizeof args, "run '%s/tiny.json' --frames 0 --out '%s/zero' -q", dir, dir);
+    run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 0);
+    snprintf(out, sizeof out, "%s/zero", dir);
+    IC_CHECK(exists(out, "frame_00000.vtu") && !exists(out, "frame_00001.vtu"));
+    cliFree(&run);
+    snprintf(args, sizeof args, "run '%s/tiny.json' --no-output --out '%s/none' -q", dir, dir);
+    run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 0);
+    IC_CHECK(!exists(dir, "none"));
+    IC_CHECK(strstr(run.out, "output         none") != NULL);
+    cliFree(&run);
+}
+
+IC_TEST(cli, run_refuses_bad_frame_counts) {
+    const char *dir = icTest_TempDir();
+    writeTinyScene(dir, "tiny.json", 3);
+    static const char *const bad[] = {"abc", "-3", "1e3", "2.5", "+2", "''", "99999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        char args[2000];
+        snprintf(args, sizeof args, "run '%s/tiny.json' --frames %s", dir, bad[i]);
+        icCliRun run = runCli(dir, args);
+        IC_CHECK_MSG(run.status == 2, "--frames %s: status %d", bad[i], run.status);
+        IC_CHECK_MSG(strstr(run.err, "--frames") != NULL, "--frames %s: %s", bad[i], run.err);
+        cliFree(&run);
+    }
+    // Nothing ran, so nothing was written.
+    IC_CHECK(!exists(dir, "scene_out"));
+    char args[2000];
+    snprintf(args, sizeof args, "run '%s/tiny.json' --frames", dir);
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK(strstr(run.err, "--frames needs a value") != NULL);
+    cliFree(&run);
+}
+
+IC_TEST(cli, run_usage_errors) {
+    const char *dir = icTest_TempDir();
+    writeTinyScene(dir, "tiny.json", 3);
+    char args[2000];
+    snprintf(args, sizeof args, "run '%s/tiny.json' --fast", dir);
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK(strstr(run.err, "unknown option '--fast'") != NULL);
+    IC_CHECK(strstr(run.err, "usage: isochor run") != NULL);
+    cliFree(&run);
+    run = runCli(dir, "run");
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK(strstr(run.err, "no scene given") != NULL);
+    cliFree(&run);
+    snprintf(args, sizeof args, "run '%s/tiny.json' '%s/tiny.json'", dir, dir);
+    run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    cliFree(&run);
+    snprintf(args, sizeof args, "run '%s/missing.json'", dir);
+    run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK(strstr(run.err, "missing.json") != NULL && strstr(run.err, "[IC_ERR_IO]") != NULL);
+    cliFree(&run);
+}
+
+IC_TEST(cli, run_reports_malformed_json_with_its_line) {
+    const char *dir = icTest_TempDir();
+    writeText(dir, "broken.json", "{\"dt\": 0.01,\n \"frames\": 3,\n \"bodies\": [ oops ]\n}\n");
+    char args[2000];
+    snprintf(args, sizeof args, "run '%s/broken.json'", dir);
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(strstr(run.err, "broken.json:3: ") != NULL, "stderr: %s", run.err);
+    IC_CHECK(strstr(run.err, "[IC_ERR_PARSE]") != NULL);
+    IC_CHECK(run.out[0] == 0);
+    cliFree(&run);
+}
+
+IC_TEST(cli, run_reports_unknown_key_with_its_path) {
+    const char *dir = icTest_TempDir();
+    writeText(dir, "typo.json",
+              "{\"dt\": 0.01,\n"
+              " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 1},\n"
+              "   \"material\": {\"youngs\": 1e5}}]}\n");
+    char args[2000];
+    snprintf(args, sizeof args, "run '%s/typo.json'", dir);
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(strstr(run.err, "typo.json:3: bodies[0].material.youngs: ") != NULL,
+                 "stderr: %s", run.err);
+    IC_CHECK(strstr(run.err, "[IC_ERR_UNKNOWN_KEY]") != NULL);
+    cliFree(&run);
+}
+
+IC_TEST(cli, run_exits_1_on_nan_and_still_writes_stats) {
+    const char *dir = icTest_TempDir();
+    // Velocity 1e308 over a 1e10 s step overflows the positions on the first frame.
+    writeText(dir, "blowup.json",
+              "{\"dt\": 1e10, \"frames\": 3, \"solver\": {\"substeps\": 1},\n"
+              " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], "
+              "\"cells\": 1},\n"
+              "   \"velocity\": [1e308, 0, 0]}]}\n");
+    char args[2000];
+    snprintf(args, sizeof args, "run '%s/blowup.json' --no-output -q --stats '%s/s.json'", dir,
+             dir);
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 1);
+    IC_CHECK(strstr(run.err, "[IC_ERR_NUMERICAL]") != NULL);
+    IC_CHECK(strstr(run.out, "NaN            yes") != NULL);
+    IC_CHECK(strstr(run.out, "frames         1 of 3") != NULL);
+    cJSON *root = readJson(dir, "s.json");
+    IC_REQUIRE(root != NULL);
+    IC_CHECK(cJSON_IsTrue(cJSON_GetObjectItem(root, "nan")));
+    IC_CHECK(cJSON_IsNull(cJSON_GetObjectItem(root, "volume_ratio_final")));
+    cJSON_Delete(root);
+    cliFree(&run);
+}
+
+IC_TEST(cli, run_static_frames_not_converged_are_reported_not_failed) {
+    const char *dir = icTest_TempDir();
+    // A cantilever under gravity does not settle in 30 sweeps: both frames hit the cap.
+    writeText(dir, "beam.json",
+              "{\"dt\": 0.1, \"frames\": 2,\n"
+              " \"solver\": {\"mode\": \"static\", \"static\": {\"max_sweeps\": 30}},\n"
+              " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [1, 0.2, 0.2], "
+              "\"cells\": [5, 1, 1]},\n"
+              "   \"pin\": [{\"box\": {\"min\": [-0.6, -1, -1], \"max\": [-0.4, 1, 1]}}]}]}\n");
+    char args[2000];
+    snprintf(args, sizeof args, "run '%s/beam.json' --no-output -q --stats '%s/s.json'", dir, dir);
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 0);
+    IC_CHECK(strstr(run.out, "static solves  2 of 2 did not converge") != NULL);
+    IC_CHECK(strstr(run.err, "warning: 2 static solves") != NULL);
+    cJSON *root = readJson(dir, "s.json");
+    IC_REQUIRE(root != NULL);
+    IC_CHECK_INT(cJSON_GetObjectItem(root, "static_not_converged")->valuedouble, 2);
+    cJSON_Delete(root);
+    cliFree(&run);
+}
+
+IC_TEST(cli, info_describes_a_mesh) {
+    const char *dir = icTest_TempDir();
+    char args[2000];
+    snprintf(args, sizeof args, "info '%s'", icTest_SourcePath("tests/data/io/cube1.ele"));
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
+    // The unit cube cut into 5 tets, with region ids 10..14.
+    IC_CHECK(strstr(run.out, "vertices       8\n") != NULL);
+    IC_CHECK(strstr(run.out, "tets           5\n") != NULL);
+    IC_CHECK(strstr(run.out, "volume         1 m^3") != NULL);
+    IC_CHECK(strstr(run.out, "bounds         [0, 0, 0] .. [1, 1, 1]") != NULL);
+    IC_CHECK(strstr(run.out, "all tets positive") != NULL);
+    IC_CHECK(strstr(run.out, "surface        12 triangles") != NULL);
+    // The middle tet shares a vertex with each corner tet, so the greedy pass needs 5 colours.
+    IC_CHECK(strstr(run.out, "colours        5 ") != NULL);
+    IC_CHECK(strstr(run.out, "regions        5 distinct ids, 10 .. 14") != NULL);
+    IC_CHECK(strstr(run.out, "face angle     min 45 deg") != NULL);
+    cliFree(&run);
+}
+
+IC_TEST(cli, info_reports_a_bad_mesh_with_file_and_line) {
+    const char *dir = icTest_TempDir();
+    char args[2000];
+    snprintf(args, sizeof args, "info '%s'", icTest_SourcePath("tests/data/io/bad_range.ele"));
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(strstr(run.err, "bad_range.ele:4: ") != NULL, "stderr: %s", run.err);
+    IC_CHECK(strstr(run.err, "[IC_ERR_INDEX_OUT_OF_RANGE]") != NULL);
+    cliFree(&run);
+    run = runCli(dir, "info");
+    IC_CHECK_INT(run.status, 2);
+    cliFree(&run);
+    run = runCli(dir, "info a.ele --loose");
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK(strstr(run.err, "unknown option '--loose'") != NULL);
+    cliFree(&run);
+}
+
+IC_TEST(cli, info_orientation_and_strict) {
+    const char *dir = icTest_TempDir();
+    // The unit cube in 5 tets with tet 1 given in the opposite vertex order.
+    writeText(dir, "cube.node",
+              "8 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 1 1 0\n"
+              "5 0 0 1\n6 1 0 1\n7 0 1 1\n8 1 1 1\n");
+    writeText(dir, "cube.ele",
+              "5 4 0\n1 1 2 3 5\n2 4 8 2 3\n3 6 2 5 8\n4 7 5 3 8\n5 2 3 5 8\n");
+    char args[2000];
+    snprintf(args, sizeof args, "info '%s/cube.ele'", dir);
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
+    IC_CHECK_MSG(strstr(run.out, "1 tet inverted among positive ones (kept; --strict refuses): 1\n") !=
+                     NULL,
+                 "stdout: %s", run.out);
+    IC_CHECK(strstr(run.out, "tet volume     min -0.166667") != NULL);
+    cliFree(&run);
+    snprintf(args, sizeof args, "info --strict '%s/cube.ele'", dir);
+    run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(strstr(run.err, "cube.ele:3: ") != NULL, "stderr: %s", run.err);
+    IC_CHECK(strstr(run.err, "[IC_ERR_INVERTED_ELEMENT]") != NULL);
+    cliFree(&run);
+}
+
+// The hook the CLI's log progress rests on: one call per completed frame, in order.
+typedef struct icProgressLog {
+    int calls, lastDone, total;
+    bool inOrder;
+    double lastRatio;
+} icProgressLog;
+
+static void recordProgress(int done, int total, double msPerFrame, icReal volumeRatio,
+                           void *context) {
+    icProgressLog *log = context;
+    log->inOrder = log->inOrder && done == log->lastDone + 1 && msPerFrame >= 0;
+    log->calls++;
+    log->lastDone = done;
+    log->total = total;
+    log->lastRatio = volumeRatio;
+}
+
+IC_TEST(cli, run_progress_callback_sees_every_frame) {
+    const char *text = "{\"dt\": 0.01, \"frames\": 9, \"solver\": {\"substeps\": 2},\n"
+                       " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 1}}]}";
+    icScene scene;
+    icDiagnostic diag = {0};
+    IC_REQUIRE(icScene_LoadString(text, "progress", NULL, &scene, &diag) == IC_OK);
+    icRunOptions options = icDefaultRunOptions();
+    IC_CHECK(options.progressFn == NULL && options.progressContext == NULL);
+    icProgressLog log = {0, 0, 0, true, 0};
+    options.writeOutput = false;
+    options.frames = 4;
+    options.progressFn = recordProgress;
+    options.progressContext = &log;
+    IC_CHECK_RESULT(icScene_Run(&scene, &options, NULL, &diag), IC_OK);
+    IC_CHECK_INT(log.calls, 4);
+    IC_CHECK_INT(log.lastDone, 4);
+    IC_CHECK_INT(log.total, 4);
+    IC_CHECK(log.inOrder);
+    IC_CHECK_NEAR(log.lastRatio, icWorld_GetVolumeRatio(scene.world), 0);
+    icScene_Destroy(&scene);
+}
