@@ -223,6 +223,13 @@ icResult icNewtonSolver_Step(icNewtonSolver *solver, const icNewtonInput *input,
 icResult icNewtonSolver_SolveStatic(icNewtonSolver *solver, const icNewtonInput *input,
                                     icReal *x, icNewtonStats *stats);
 
+/// Settings of the world's Newton solver (used when its def.solver is IC_SOLVER_NEWTON);
+/// NULL restores the defaults.
+void icWorld_SetNewtonDef(icWorld *world, const icNewtonDef *def);
+icNewtonDef icWorld_GetNewtonDef(const icWorld *world);
+/// Newton and CG iteration counts of the world's last Newton step or static solve.
+icNewtonStats icWorld_GetNewtonStats(const icWorld *world);
+
 /// Newton solver state attached to a world (FEM model built from the world's bodies, DOF
 /// mask and targets from its pins). The world should keep one pointer (initially NULL) and
 /// release it with icNewtonCache_Destroy; it is rebuilt when bodies are added.

@@ -7,3 +7,6 @@
 #include "isochor/math.h"
 #include "isochor/mesh.h"
 #include "isochor/world.h"
+#include "isochor/svd.h"
+#include "isochor/sparse.h"
+#include "isochor/fem.h"

@@ -32,6 +32,13 @@ typedef enum icMaterialModel {
     IC_MATERIAL_COUNT_
 } icMaterialModel;
 
+/// Which solver steps the world.
+typedef enum icSolverType {
+    IC_SOLVER_XPBD = 0, ///< constraint-based stable Neo-Hookean (seeds 000/001); MM energy only
+    IC_SOLVER_NEWTON,   ///< force-based backward Euler / quasistatic Newton (seed 004), any
+                        ///< material with nu < 0.5; settings via icWorld_SetNewtonDef (fem.h)
+} icSolverType;
+
 /// Per-tet projection order of the XPBD solver.
 typedef enum icProjection {
     IC_PROJECTION_SEQUENTIAL = 0, ///< deviatoric then hydrostatic, as the paper (default)
@@ -40,6 +47,7 @@ typedef enum icProjection {
 
 /// Settings of a world. Get them from icDefaultWorldDef() and change what you need.
 typedef struct icWorldDef {
+    icSolverType solver;     ///< default IC_SOLVER_XPBD
     icVec3 gravity;          ///< m/s^2; default (0, -9.81, 0)
     int substeps;            ///< XPBD substeps per step, >= 1; default 20
     int iterations;          ///< constraint sweeps per substep, >= 1; default 1
@@ -50,7 +58,7 @@ typedef struct icWorldDef {
                              ///< Settles a body without changing its equilibrium; default 0
 } icWorldDef;
 
-/// Defaults: gravity -9.81 y, 20 substeps, 1 iteration, sequential, rest shift on, 1 worker,
+/// Defaults: XPBD, gravity -9.81 y, 20 substeps, 1 iteration, sequential, rest shift on, 1 worker,
 /// no linear damping.
 icWorldDef icDefaultWorldDef(void);
 
@@ -127,8 +135,9 @@ void icWorld_SetProjection(icWorld *world, icProjection projection);
 void icWorld_SetGravity(icWorld *world, icVec3 gravity);
 
 /// Adds a soft body. The mesh is validated (icTetMesh_Check, non-strict) and copied. Fails
-/// with the icResult of the check (diag says why), IC_ERR_BAD_VALUE for a bad def, or
-/// IC_ERR_UNSUPPORTED for a model the world's solver cannot minimise.
+/// with the icResult of the check (diag says why), IC_ERR_BAD_VALUE for a bad def (or
+/// nu = 0.5 with the Newton solver, whose lambda would be infinite), or IC_ERR_UNSUPPORTED
+/// for a model the world's solver cannot minimise (XPBD minimises the MM energy only).
 icResult icWorld_CreateSoftBody(icWorld *world, const icTetMesh *mesh, const icSoftBodyDef *def,
                                 icBodyId *id, icDiagnostic *diag);
 bool icBody_IsValid(const icWorld *world, icBodyId id);

@@ -220,14 +220,21 @@ icResult icScene_ReadBody(const icSceneReader *r, const cJSON *item, const char 
     e = icWorld_CreateSoftBody(scene->world, &mesh, &def, &body->id, &bodyDiag);
     icTetMesh_Destroy(&mesh);
     if (e != IC_OK) {
-        // A refused model is the model key's fault; anything else is the body's.
+        // A refused model is the model key's fault, nu = 0.5 under the force-based solver
+        // the poisson_ratio key's; anything else is the body's.
         const cJSON *at = item;
         const char *atPath = path;
         icJsonPath modelPath = icJsonPath_Key(path, "material.model");
+        icJsonPath nuPath = icJsonPath_Key(path, "material.poisson_ratio");
         const cJSON *model = material ? cJSON_GetObjectItemCaseSensitive(material, "model") : NULL;
+        const cJSON *nu =
+            material ? cJSON_GetObjectItemCaseSensitive(material, "poisson_ratio") : NULL;
         if (e == IC_ERR_UNSUPPORTED && model) {
             at = model;
             atPath = modelPath.text;
+        } else if (e == IC_ERR_BAD_VALUE && nu && def.poissonRatio >= 0.5) {
+            at = nu;
+            atPath = nuPath.text;
         }
         const char *why = bodyDiag.message[0] ? bodyDiag.message : icResult_Message(e);
         return icSceneReader_Fail(r, e, at, atPath, "%s", why);

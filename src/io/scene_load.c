@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Scene files: JSON in, a validated world out, with every error naming its JSON path and line.
 #include "io/scene_internal.h"
+#include "io/scene_solver.h"
 
 #include "core/core.h"
 
@@ -22,24 +23,32 @@
 //   "frames": 60,                                     frames to run, integer >= 0
 //   "gravity": [0, -9.81, 0],                         m/s^2, 3 finite numbers
 //   "solver": {
-//     "type": "xpbd",                                 only "xpbd" so far; others are
+//     "type": "xpbd",                                 "xpbd" (the keys below), "newton" or
+//                                                     "quasistatic" (see scene_newton.c and
+//                                                     docs/scenes.md); others are
 //                                                     IC_ERR_UNSUPPORTED
 //     "substeps": 20,                                 XPBD substeps per frame, integer >= 1
 //     "iterations": 1,                                sweeps per substep, integer >= 1
 //     "projection": "sequential",                     "sequential" | "coupled"
 //     "rest_shift": true,                             gamma = 1 + mu/lambda (true) or 1
 //     "workers": 1,                                   threads, integer >= 1
+//     "linear_damping": 0,                            velocity damping, 1/s, >= 0
 //     "mode": "dynamic",                              "dynamic": each frame is one step of
 //                                                     dt; "static": each frame advances the
 //                                                     pins by dt, then solves for rest
 //     "static": {                                     used when mode is "static"
-//       "pseudo_step": 0.0016667,                     pseudo time step h, s, > 0
-//       "iterations_per_step": 4,                     integer >= 1
+//       "pseudo_step": 0.000833,                      pseudo time step h, s, > 0
+//       "iterations_per_step": 1,                     integer >= 1
 //       "max_sweeps": 20000,                          integer >= 1
 //       "tolerance": 1e-7,                            max move per pseudo step / size, > 0
 //       "gravity": true                               include gravity
 //     }
 //   },
+//   or "solver": {"type": "newton" | "quasistatic", "max_iterations": 50, "tolerance": 1e-6,
+//     "absolute_tolerance": 1e-10, "step_tolerance": 1e-7, "cg_tolerance": 1e-4,
+//     "max_cg_iterations": 1000, "preconditioner": "block_jacobi", "project_hessian": true,
+//     "line_search": true, "matrix_free": false, "stiffness_damping": 0, "mass_damping": 0,
+//     "gravity": true (quasistatic only)}: the force-based solver, see scene_newton.c
 //   "bodies": [{                                      1 to IC_SCENE_MAX_BODIES bodies
 //     "mesh": one of                                  required
 //       {"generate": "box", "size": [1, 1, 1], "cells": [8, 8, 8], "split": 6}
@@ -98,16 +107,6 @@
 // }
 // ---------------------------------------------------------------------------------------
 
-/// Solver settings a solver type reads from "solver".
-typedef struct icSceneSolver {
-    icWorldDef worldDef;
-    icSolverMode mode;
-    icStaticDef staticDef;
-} icSceneSolver;
-
-typedef icResult icSolverReadFn(const icSceneReader *r, const cJSON *solver, const char *path,
-                                icSceneSolver *settings);
-
 static icResult readStatic(const icSceneReader *r, const cJSON *item, const char *path,
                            icStaticDef *def) {
     static const char *const keys[] = {"pseudo_step", "iterations_per_step", "max_sweeps",
@@ -131,8 +130,9 @@ static icResult readStatic(const icSceneReader *r, const cJSON *item, const char
 
 static icResult readXpbd(const icSceneReader *r, const cJSON *item, const char *path,
                          icSceneSolver *s) {
-    static const char *const keys[] = {"type", "substeps", "iterations", "projection",
-                                       "rest_shift", "workers", "mode", "static", NULL};
+    static const char *const keys[] = {"type",       "substeps", "iterations", "projection",
+                                       "rest_shift", "workers",  "mode",       "static",
+                                       "linear_damping", NULL};
     static const char *const projections[] = {"sequential", "coupled"};
     static const char *const modes[] = {"dynamic", "static"};
     icResult e;
@@ -151,6 +151,9 @@ static icResult readXpbd(const icSceneReader *r, const cJSON *item, const char *
     if ((e = icSceneReader_Bool(r, item, path, "rest_shift", &def->restShift)) != IC_OK) return e;
     if ((e = icSceneReader_Int(r, item, path, "workers", 1, 1024, &def->workerCount)) != IC_OK)
         return e;
+    if ((e = icSceneReader_Number(r, item, path, "linear_damping", IC_RANGE_NON_NEGATIVE,
+                                  &def->linearDamping)) != IC_OK)
+        return e;
     int mode = (int)s->mode;
     if ((e = icSceneReader_Enum(r, item, path, "mode", modes, 2, &mode)) != IC_OK) return e;
     s->mode = (icSolverMode)mode;
@@ -168,6 +171,8 @@ static const struct {
     icSolverReadFn *read;
 } s_solverTypes[] = {
     {"xpbd", readXpbd},
+    {"newton", icScene_ReadNewton},
+    {"quasistatic", icScene_ReadQuasistatic},
 };
 #define IC_SOLVER_TYPE_COUNT ((int)(sizeof s_solverTypes / sizeof s_solverTypes[0]))
 
@@ -303,7 +308,8 @@ static icResult readScene(const icSceneReader *r, const cJSON *root, icScene *sc
     if ((e = icSceneReader_Int(r, root, "", "frames", 0, 2147483647, &scene->frames)) != IC_OK)
         return e;
 
-    icSceneSolver solver = {icDefaultWorldDef(), IC_MODE_DYNAMIC, icDefaultStaticDef()};
+    icSceneSolver solver = {icDefaultWorldDef(), IC_MODE_DYNAMIC, icDefaultStaticDef(),
+                            icDefaultNewtonDef()};
     if ((e = icSceneReader_Vec3(r, root, "", "gravity", false, &solver.worldDef.gravity)) != IC_OK)
         return e;
     const cJSON *solverItem = cJSON_GetObjectItemCaseSensitive(root, "solver");
@@ -322,6 +328,8 @@ static icResult readScene(const icSceneReader *r, const cJSON *root, icScene *sc
         return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, solverItem ? solverItem : root,
                                   solverItem ? "solver" : "",
                                   "the world refused these solver settings");
+    if (solver.worldDef.solver == IC_SOLVER_NEWTON)
+        icWorld_SetNewtonDef(scene->world, &solver.newtonDef);
     if ((e = readBodies(r, bodies, scene)) != IC_OK) return e;
     const cJSON *colliders = cJSON_GetObjectItemCaseSensitive(root, "colliders");
     if (colliders && (e = readColliders(r, colliders, scene->world)) != IC_OK) return e;

@@ -7,6 +7,7 @@
 
 icWorldDef icDefaultWorldDef(void) {
     icWorldDef def;
+    def.solver = IC_SOLVER_XPBD;
     def.gravity = icVec3_Make(0, -9.81, 0);
     def.substeps = 20;
     def.iterations = 1;
@@ -75,7 +76,8 @@ void icLame(icReal youngsModulus, icReal poissonRatio, icReal *mu, icReal *lambd
 }
 
 static bool worldDefIsValid(const icWorldDef *def) {
-    return icVec3_IsFinite(def->gravity) && def->substeps >= 1 && def->iterations >= 1 &&
+    return (def->solver == IC_SOLVER_XPBD || def->solver == IC_SOLVER_NEWTON) &&
+           icVec3_IsFinite(def->gravity) && def->substeps >= 1 && def->iterations >= 1 &&
            def->workerCount >= 1 && def->linearDamping >= 0 && isfinite(def->linearDamping) &&
            (def->projection == IC_PROJECTION_SEQUENTIAL || def->projection == IC_PROJECTION_COUPLED);
 }
@@ -89,6 +91,7 @@ icWorld *icCreateWorld(const icWorldDef *def) {
     if (!world) return NULL;
     world->model.def = d;
     world->model.colouringDirty = true;
+    world->newtonDef = icDefaultNewtonDef();
     world->worldIndex = ++s_nextWorldIndex;
     world->state = icState_CreateForModel(&world->model);
     if (!world->state) {
@@ -122,6 +125,7 @@ static void freeModel(icModel *m) {
 void icDestroyWorld(icWorld *world) {
     if (!world) return;
     freeModel(&world->model);
+    icNewtonCache_Destroy(world->newton);
     icDestroyState(world->state);
     icArena_Destroy(&world->arena);
     icFree(world);
@@ -196,7 +200,13 @@ static icResult checkBodyDef(const icSoftBodyDef *def, const icWorld *world, icD
         return icDiag_Set(diag, IC_ERR_NOT_FINITE, "", 0, "translation or velocity not finite");
     if ((int)def->model < 0 || def->model >= IC_MATERIAL_COUNT_)
         return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0, "unknown material model %d", (int)def->model);
-    (void)world;
+    if (world->model.def.solver == IC_SOLVER_NEWTON) {
+        if (def->poissonRatio >= 0.5)
+            return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,
+                              "poisson_ratio 0.5 makes lambda infinite, which a force-based "
+                              "solver cannot use; use nu < 0.5 or the XPBD solver");
+        return IC_OK;
+    }
     // The XPBD constraints are the Macklin-Müller energy; any other model would silently
     // simulate a different material.
     if (def->model != IC_MATERIAL_MM)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/core.h"
+#include "isochor/fem.h"
 #include "isochor/world.h"
 
 /// One soft body's slice of the global arrays and its material.
@@ -76,6 +77,9 @@ struct icWorld {
     icState *state; ///< the world's current state
     icArena arena;  ///< per-step scratch
     uint16_t worldIndex;
+    icNewtonCache *newton;     ///< force-based solver workspace, built on first use
+    icNewtonDef newtonDef;     ///< its settings
+    icNewtonStats newtonStats; ///< what its last step or solve did
 };
 
 icModel *icWorld_Model(icWorld *world);

@@ -170,6 +170,8 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
 icResult icWorld_Step(icWorld *world, icReal dt, icStepStats *stats) {
     IC_ASSERT(world);
     if (!(dt > 0) || !isfinite(dt)) return IC_ERR_INVALID_ARGUMENT;
+    if (world->model.def.solver == IC_SOLVER_NEWTON)
+        return icNewton_Step(world, &world->newton, &world->newtonDef, dt, stats, &world->newtonStats);
     return icXpbd_Step(world, world->state, dt, stats);
 }
 
@@ -178,5 +180,8 @@ icResult icWorld_SolveStatic(icWorld *world, const icStaticDef *def, icStepStats
     icStaticDef d = def ? *def : icDefaultStaticDef();
     if (!(d.pseudoStep > 0) || d.iterationsPerStep < 1 || d.maxSweeps < 1 || !(d.tolerance >= 0))
         return IC_ERR_INVALID_ARGUMENT;
+    if (world->model.def.solver == IC_SOLVER_NEWTON)
+        return icNewton_SolveStatic(world, &world->newton, &world->newtonDef, d.gravity, stats,
+                                    &world->newtonStats);
     return icXpbd_SolveStatic(world, world->state, &d, stats);
 }

@@ -305,8 +305,9 @@ IC_TEST(io, scene_missing_and_unsupported) {
     expectError("{\"dt\": 1, \"bodies\": [{\"mesh\": {\"generate\": \"box\"},\n"
                 "\"pin\": [{\"axes\": [true, true, true]}]}]}",
                 IC_ERR_MISSING_KEY, 2, "bodies[0].pin[0].box: required key is missing");
-    expectError("{\"dt\": 1,\n\"solver\": {\n\"type\": \"newton\"}, \"bodies\": []}",
-                IC_ERR_UNSUPPORTED, 3, "solver.type: 'newton' is not supported (known: xpbd)");
+    expectError("{\"dt\": 1,\n\"solver\": {\n\"type\": \"cholmod\"}, \"bodies\": []}",
+                IC_ERR_UNSUPPORTED, 3,
+                "solver.type: 'cholmod' is not supported (known: xpbd, newton, quasistatic)");
     // The XPBD world refuses material models it cannot minimise, at the model's line.
     expectError("{\"dt\": 1, \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 1},\n"
                 "\"material\": {\n\"model\": \"stvk\"}}]}",
