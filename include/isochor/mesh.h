@@ -117,7 +117,8 @@ bool icColouring_IsValid(const icColouring *colouring, const icTetMesh *mesh);
 /// each cut into 5 or 6 tets (split = 5 alternates the 5-tet pattern so faces match).
 icResult icGenerateBox(icTetMesh *mesh, icVec3 size, const int cells[3], int split);
 /// Sphere of the given radius carved from a cube grid with cellsAcross cells per diameter:
-/// keeps the hex cells whose centre lies inside. Vertices on the boundary are not moved.
+/// keeps the hex cells whose centre lies inside, then moves the boundary vertices onto the
+/// sphere as far as every tet keeps >= 1/2 of its carved volume (so the body is round).
 icResult icGenerateSphere(icTetMesh *mesh, icReal radius, int cellsAcross, int split);
 /// Torus in the xz-plane around the y axis (major radius R, tube radius r), carved likewise;
 /// cellsAcross cubic cells span the outer diameter 2 (R + r), y gets as many as 2r needs.

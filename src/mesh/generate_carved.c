@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Sphere and torus generators: hex cells of a cube grid whose centres lie inside the shape.
+// Sphere and torus generators: hex cells of a cube grid whose centres lie inside the shape,
+// with the boundary vertices then moved onto the analytic surface.
 #include "mesh/mesh_internal.h"
 
 typedef bool icInsideFn(icVec3 p, const icReal *shape);
+typedef icVec3 icProjectFn(icVec3 p, const icReal *shape);
 
 static bool insideSphere(icVec3 p, const icReal *shape) {
     return icVec3_LengthSquared(p) < shape[0] * shape[0];
@@ -12,6 +14,67 @@ static bool insideSphere(icVec3 p, const icReal *shape) {
 static bool insideTorus(icVec3 p, const icReal *shape) {
     icReal q = sqrt(p.x * p.x + p.z * p.z) - shape[0];
     return q * q + p.y * p.y < shape[1] * shape[1];
+}
+
+static icVec3 projectSphere(icVec3 p, const icReal *shape) {
+    icReal l = icVec3_Length(p);
+    return l > 0 ? icVec3_Scale(shape[0] / l, p) : p;
+}
+
+// Nearest point of the torus surface: towards p from the nearest point of the core circle.
+static icVec3 projectTorus(icVec3 p, const icReal *shape) {
+    icReal rho = sqrt(p.x * p.x + p.z * p.z);
+    if (!(rho > 0)) return p;
+    icVec3 core = icVec3_Make(shape[0] * p.x / rho, 0, shape[0] * p.z / rho);
+    icVec3 d = icVec3_Sub(p, core);
+    icReal l = icVec3_Length(d);
+    return l > 0 ? icVec3_MulAdd(core, shape[1] / l, d) : p;
+}
+
+// Smallest ratio of current to original volume over the tets around vertex v.
+static icReal worstVolumeRatio(const icTetMesh *mesh, const icAdjacency *adj, int v,
+                               const icReal *original) {
+    icReal worst = INFINITY;
+    for (int k = adj->offsets[v]; k < adj->offsets[v + 1]; ++k) {
+        int t = adj->indices[k];
+        icReal ratio = icTetMesh_TetVolume(mesh, NULL, t) / original[t];
+        if (ratio < worst) worst = ratio;
+    }
+    return worst;
+}
+
+// Moves the boundary vertices of a carved mesh onto the analytic surface, so that a sphere is
+// round rather than a stack of cubes. A move (full, half or quarter way) is kept only while
+// every tet around the vertex keeps at least half of its carved volume, so all tets stay
+// positive and no sliver is made; three passes let neighbours follow each other.
+static icResult snapToSurface(icTetMesh *mesh, icProjectFn *project, const icReal *shape) {
+    int *triangles = NULL, triangleCount = 0;
+    icAdjacency adj = {0};
+    icReal *original = IC_ALLOC(icReal, mesh->tetCount);
+    unsigned char *onSurface = IC_ALLOC_ZERO(unsigned char, mesh->vertexCount);
+    icResult r = (original && onSurface) ? IC_OK : IC_ERR_OUT_OF_MEMORY;
+    if (r == IC_OK) r = icTetMesh_ExtractSurface(mesh, &triangles, &triangleCount, NULL);
+    if (r == IC_OK) r = icTetMesh_VertexTets(mesh, &adj);
+    if (r == IC_OK) {
+        for (int i = 0; i < 3 * triangleCount; ++i) onSurface[triangles[i]] = 1;
+        for (int t = 0; t < mesh->tetCount; ++t) original[t] = icTetMesh_TetVolume(mesh, NULL, t);
+        for (int pass = 0; pass < 3; ++pass)
+            for (int v = 0; v < mesh->vertexCount; ++v) {
+                if (!onSurface[v]) continue;
+                icVec3 p = icVec3_Load(mesh->positions, v);
+                icVec3 step = icVec3_Sub(project(p, shape), p);
+                for (icReal f = 1.0; f >= 0.25; f *= 0.5) {
+                    icVec3_Store(mesh->positions, v, icVec3_MulAdd(p, f, step));
+                    if (worstVolumeRatio(mesh, &adj, v, original) >= 0.5) break;
+                    icVec3_Store(mesh->positions, v, p);
+                }
+            }
+    }
+    icFree(triangles);
+    icAdjacency_Destroy(&adj);
+    icFree(original);
+    icFree(onSurface);
+    return r;
 }
 
 // A grid of cubic cells of edge h, cells[a] along axis a, centred at the origin; keeps the
@@ -58,7 +121,10 @@ icResult icGenerateSphere(icTetMesh *mesh, icReal radius, int cellsAcross, int s
         return IC_ERR_INVALID_ARGUMENT;
     const int cells[3] = {cellsAcross, cellsAcross, cellsAcross};
     const icReal shape[1] = {radius};
-    return carve(mesh, cells, 2 * radius / cellsAcross, split, insideSphere, shape);
+    icResult r = carve(mesh, cells, 2 * radius / cellsAcross, split, insideSphere, shape);
+    if (r == IC_OK) r = snapToSurface(mesh, projectSphere, shape);
+    if (r != IC_OK) icTetMesh_Destroy(mesh);
+    return r;
 }
 
 icResult icGenerateTorus(icTetMesh *mesh, icReal majorRadius, icReal minorRadius, int cellsAcross,
@@ -75,5 +141,8 @@ icResult icGenerateTorus(icTetMesh *mesh, icReal majorRadius, icReal minorRadius
     if (ny < 1) ny = 1;
     const int cells[3] = {cellsAcross, ny, cellsAcross};
     const icReal shape[2] = {majorRadius, minorRadius};
-    return carve(mesh, cells, h, split, insideTorus, shape);
+    icResult r = carve(mesh, cells, h, split, insideTorus, shape);
+    if (r == IC_OK) r = snapToSurface(mesh, projectTorus, shape);
+    if (r != IC_OK) icTetMesh_Destroy(mesh);
+    return r;
 }

@@ -71,16 +71,6 @@ void icWorld_LoadState(icWorld *world, const icState *state) {
     icState_CopyInto(world->state, state);
 }
 
-// F = Ds Q for tet t at positions x.
-static icMat3 deformationGradient(const icModel *m, const icReal *x, int t) {
-    const int *tv = m->tets + 4 * t;
-    icVec3 x3 = icVec3_Load(x, tv[3]);
-    icMat3 Ds = icMat3_FromCols(icVec3_Sub(icVec3_Load(x, tv[0]), x3),
-                                icVec3_Sub(icVec3_Load(x, tv[1]), x3),
-                                icVec3_Sub(icVec3_Load(x, tv[2]), x3));
-    return icMat3_Mul(Ds, m->invRest[t]);
-}
-
 // Stress from multipliers (seed 001, sec. 3): p = lambda_H / (h^2 V) is the pressure,
 // |P_D| = |lambda_D| / (h^2 V) since dC_D/dF = F / r_S has unit norm.
 void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icReal *stressNorm) {
@@ -88,7 +78,7 @@ void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icR
     const icState *s = world->state;
     icReal h2 = s->lastSubstep * s->lastSubstep;
     for (int t = 0; t < m->tetCount; ++t) {
-        if (J) J[t] = icMat3_Det(deformationGradient(m, s->x, t));
+        if (J) J[t] = icMat3_Det(icModel_TetF(m, s->x, t));
         icReal scale = h2 > 0 ? 1.0 / (h2 * m->restVolume[t]) : 0.0;
         if (pressure) pressure[t] = s->lambdaH[t] * scale;
         if (stressNorm) stressNorm[t] = fabs(s->lambdaD[t]) * scale;
@@ -100,6 +90,6 @@ icReal icWorld_GetVolumeRatio(const icWorld *world) {
     const icReal *x = world->state->x;
     icReal volume = 0;
     for (int t = 0; t < m->tetCount; ++t)
-        volume += icMat3_Det(deformationGradient(m, x, t)) * m->restVolume[t];
+        volume += icMat3_Det(icModel_TetF(m, x, t)) * m->restVolume[t];
     return m->totalRestVolume > 0 ? volume / m->totalRestVolume : 1.0;
 }

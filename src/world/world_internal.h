@@ -90,6 +90,16 @@ icState *icState_CreateForModel(const icModel *model);
 /// Copies src into dst (same sizes).
 void icState_CopyInto(icState *dst, const icState *src);
 
+/// F = Ds Q of tet t at positions x (vertexCount x 3).
+static inline icMat3 icModel_TetF(const icModel *model, const icReal *x, int t) {
+    const int *tv = model->tets + 4 * t;
+    icVec3 x3 = icVec3_Load(x, tv[3]);
+    icMat3 Ds = icMat3_FromCols(icVec3_Sub(icVec3_Load(x, tv[0]), x3),
+                                icVec3_Sub(icVec3_Load(x, tv[1]), x3),
+                                icVec3_Sub(icVec3_Load(x, tv[2]), x3));
+    return icMat3_Mul(Ds, model->invRest[t]);
+}
+
 /// Prescribed position of vertex v at time t (its pin's motions applied to pinBase).
 icVec3 icModel_PinPosition(const icModel *model, int v, icReal t);
 /// Makes sure model->colouring is current (rebuilds after bodies were added).

@@ -50,14 +50,8 @@ static bool positionsFinite(const icModel *m, const icState *s) {
 
 static int countInverted(const icModel *m, const icState *s) {
     int count = 0;
-    for (int t = 0; t < m->tetCount; ++t) {
-        const int *tv = m->tets + 4 * t;
-        icVec3 x3 = icVec3_Load(s->x, tv[3]);
-        icMat3 Ds = icMat3_FromCols(icVec3_Sub(icVec3_Load(s->x, tv[0]), x3),
-                                    icVec3_Sub(icVec3_Load(s->x, tv[1]), x3),
-                                    icVec3_Sub(icVec3_Load(s->x, tv[2]), x3));
-        if (icMat3_Det(icMat3_Mul(Ds, m->invRest[t])) <= 0) ++count;
-    }
+    for (int t = 0; t < m->tetCount; ++t)
+        if (icMat3_Det(icModel_TetF(m, s->x, t)) <= 0) ++count;
     return count;
 }
 
