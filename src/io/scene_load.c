@@ -356,7 +356,7 @@ static icResult loadScene(const char *text, const char *name, const char *stemSo
     cJSON *root = cJSON_ParseWithOpts(text, &stop, true);
     if (!root) return malformed(text, stop, name, diag);
 
-    icSceneReader r = {name, baseDir ? baseDir : ".", {0, NULL, NULL}, diag};
+    icSceneReader r = {name, baseDir ? baseDir : ".", {0, NULL, NULL}, diag, scene->outputDir};
     icResult e = icJsonLines_Build(&r.lines, text, root);
     if (e == IC_ERR_OUT_OF_MEMORY) {
         cJSON_Delete(root);

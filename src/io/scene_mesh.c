@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // A scene body's mesh: one of the generators, or a mesh file relative to the scene.
 #include "io/scene_internal.h"
+#include "isochor/formats.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 // "cells": one integer for every axis, or one per axis.
 static icResult readCells(const icSceneReader *r, const cJSON *obj, const char *path,
@@ -114,9 +116,69 @@ static icResult readGenerated(const icSceneReader *r, const cJSON *item, const c
     return generated(r, item, path, "crazy cube", icGenerateCrazyCube(mesh, size, tets, seed));
 }
 
+static bool isSurfaceFile(const char *path) {
+    static const char *const extensions[] = {".obj", ".ply", ".stl", ".off"};
+    size_t n = strlen(path);
+    for (int i = 0; i < 4; ++i)
+        if (n > 4 && strcasecmp(path + n - 4, extensions[i]) == 0) return true;
+    return false;
+}
+
+// FNV-1a over the surface file and the meshing settings: the cache key.
+static uint64_t surfaceKey(const char *text, size_t size, const icTetrahedralizeDef *def) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < size; ++i) h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
+    const unsigned char *p = (const unsigned char *)&def->maxVolume;
+    for (size_t i = 0; i < sizeof def->maxVolume; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    p = (const unsigned char *)&def->quality;
+    for (size_t i = 0; i < sizeof def->quality; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+// A closed surface (.obj/.ply/.stl/.off) as a body's mesh: tetrahedralised by the external
+// TetGen program once, into <output>/cache/<stem>-<key>.node/.ele; later loads of the same
+// surface with the same settings read the cache (issue 4: "tetrahedralised once").
+static icResult tetrahedralizeCached(const icSceneReader *r, const cJSON *item, const char *path,
+                                     const char *resolved, const icTetrahedralizeDef *def,
+                                     icTetMesh *mesh) {
+    char *text = NULL;
+    size_t size = 0;
+    icResult e = icReadWholeFile(resolved, &text, &size, r->diag);
+    if (e != IC_OK) return e;
+    uint64_t key = surfaceKey(text, size, def);
+    icFree(text);
+    char stem[256], cacheDir[1100], base[1400], ele[1500];
+    icPath_Stem(resolved, stem, sizeof stem);
+    snprintf(cacheDir, sizeof cacheDir, "%s/cache", r->outputDir && r->outputDir[0] ? r->outputDir : ".");
+    snprintf(base, sizeof base, "%s/%s-%016llx", cacheDir, stem, (unsigned long long)key);
+    snprintf(ele, sizeof ele, "%s.ele", base);
+    FILE *cached = fopen(ele, "rb");
+    if (cached) {
+        fclose(cached);
+        return icLoadMesh(ele, NULL, mesh, NULL, r->diag);
+    }
+    icTriSurface surface = {0};
+    if ((e = icLoadSurface(resolved, &surface, r->diag)) != IC_OK) return e;
+    e = icTetrahedralize(&surface, def, mesh, r->diag);
+    icTriSurface_Destroy(&surface);
+    if (e != IC_OK) {
+        if (r->diag) {
+            size_t used = strlen(r->diag->message);
+            snprintf(r->diag->message + used, sizeof r->diag->message - used,
+                     " (tetrahedralising %s for %s, %s line %d)", resolved, path, r->file,
+                     icSceneReader_Line(r, item));
+        }
+        return e;
+    }
+    icOrientReport report;
+    if ((e = icTetMesh_Check(mesh, false, &report, r->diag)) != IC_OK) return e;
+    if ((e = icMakeDirectories(cacheDir, r->diag)) != IC_OK) return e;
+    return icSaveTetGen(base, mesh, r->diag);
+}
+
 static icResult readFile(const icSceneReader *r, const cJSON *item, const char *path,
                          icTetMesh *mesh) {
-    static const char *const keys[] = {"file", "strict", NULL};
+    static const char *const keys[] = {"file", "strict", "max_volume", "quality", NULL};
     icResult e;
     if ((e = icSceneReader_CheckObject(r, item, path, keys)) != IC_OK) return e;
     const char *file = NULL;
@@ -128,8 +190,24 @@ static icResult readFile(const icSceneReader *r, const cJSON *item, const char *
     char resolved[1024];
     if (!icPath_Join(r->baseDir, file, resolved, sizeof resolved))
         return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, fileItem, filePath.text, "path is too long");
-    e = icLoadMesh(resolved, &options, mesh, NULL, r->diag);
-    if (e != IC_OK && r->diag) {
+    bool surface = isSurfaceFile(resolved);
+    icTetrahedralizeDef def = icDefaultTetrahedralizeDef();
+    if ((e = icSceneReader_Number(r, item, path, "max_volume", IC_RANGE_POSITIVE, &def.maxVolume)) !=
+            IC_OK ||
+        (e = icSceneReader_Number(r, item, path, "quality", IC_RANGE_POSITIVE, &def.quality)) != IC_OK)
+        return e;
+    if (!surface) {
+        const char *const meshingKeys[] = {"max_volume", "quality"};
+        for (int i = 0; i < 2; ++i) {
+            const cJSON *k = cJSON_GetObjectItemCaseSensitive(item, meshingKeys[i]);
+            if (k)
+                return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, k, icJsonPath_Key(path, meshingKeys[i]).text,
+                                          "only applies to surface files (.obj, .ply, .stl, .off)");
+        }
+    }
+    e = surface ? tetrahedralizeCached(r, fileItem, filePath.text, resolved, &def, mesh)
+                : icLoadMesh(resolved, &options, mesh, NULL, r->diag);
+    if (e != IC_OK && r->diag && !surface) {
         // Keep the mesh file's name and line; say which scene entry asked for it.
         size_t used = strlen(r->diag->message);
         snprintf(r->diag->message + used, sizeof r->diag->message - used,

@@ -12,6 +12,8 @@ typedef struct icSceneReader {
     const char *baseDir; ///< folder mesh files are relative to
     icJsonLines lines;
     icDiagnostic *diag;
+    const char *outputDir; ///< the scene's output folder (filled before bodies are read): surface
+                           ///< meshes are tetrahedralised once into its cache/ subfolder
 } icSceneReader;
 
 /// A JSON path buffer ("bodies[0].material").
