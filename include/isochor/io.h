@@ -98,7 +98,11 @@ typedef struct icScene {
     icSceneBody bodies[IC_SCENE_MAX_BODIES];
     char outputDir[1024];  ///< resolved relative to the current directory
     int outputEvery;       ///< write every n-th frame, >= 1
-    bool writeVtu;
+    bool writeVtu;         ///< frame_NNNNN.vtu + <stem>.pvd
+    bool writeObj;         ///< boundary surface per frame, frame_NNNNN.obj (Blender, any tool)
+    bool writePly;         ///< boundary surface per frame, frame_NNNNN.ply (binary)
+    bool writePc2;         ///< <stem>.pc2 point cache over <stem>_surface.obj (Blender's
+                           ///< Mesh Cache modifier)
 } icScene;
 
 /// Loads and validates a scene file; mesh paths are relative to the scene file. Errors:

@@ -266,9 +266,15 @@ static icResult readOutput(const icSceneReader *r, const cJSON *item, icScene *s
                                           "expected a string, got %s", icJson_TypeName(f));
             if (strcmp(f->valuestring, "vtu") == 0)
                 scene->writeVtu = true;
+            else if (strcmp(f->valuestring, "obj") == 0)
+                scene->writeObj = true;
+            else if (strcmp(f->valuestring, "ply") == 0)
+                scene->writePly = true;
+            else if (strcmp(f->valuestring, "pc2") == 0)
+                scene->writePc2 = true;
             else
                 return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, f, p.text,
-                                          "'%s' is not a known format (known: vtu)",
+                                          "'%s' is not a known format (known: vtu, obj, ply, pc2)",
                                           f->valuestring);
         }
     }

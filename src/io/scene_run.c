@@ -137,7 +137,8 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
     const char *name = scene->path[0] ? scene->path : "scene";
     int frames = opt.frames >= 0 ? opt.frames : scene->frames;
     int every = scene->outputEvery >= 1 ? scene->outputEvery : 1;
-    bool write = opt.writeOutput && scene->writeVtu;
+    bool writeVtu = opt.writeOutput && scene->writeVtu;
+    bool write = writeVtu || (opt.writeOutput && (scene->writeObj || scene->writePly || scene->writePc2));
 
     // Scrambles apply once, at the start of the first run (then the flag is consumed).
     for (int b = 0; b < scene->bodyCount; ++b) {
@@ -154,7 +155,16 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
     summary->tets = out.tetCount;
     icResult result = openOutput(&out, scene, opt.outputDir ? opt.outputDir : scene->outputDir,
                                  frames, every, write, diag);
-    if (result == IC_OK && write) result = writeFrame(&out, world, 0, diag);
+    icSurfaceOutput surfaceOut;
+    memset(&surfaceOut, 0, sizeof surfaceOut);
+    if (result == IC_OK && write) {
+        char stem[256];
+        icPath_Stem(scene->path[0] ? scene->path : "scene", stem, sizeof stem);
+        result = icSurfaceOutput_Open(&surfaceOut, scene, world, out.dir, stem[0] ? stem : "scene",
+                                      every, diag);
+    }
+    if (result == IC_OK && writeVtu) result = writeFrame(&out, world, 0, diag);
+    if (result == IC_OK && write) result = icSurfaceOutput_Frame(&surfaceOut, world, 0, diag);
 
     icReal ratio = icWorld_GetVolumeRatio(world);
     summary->volumeRatioMin = summary->volumeRatioMax = summary->volumeRatioFinal = ratio;
@@ -196,8 +206,10 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
         done = frame;
         if (ratio < summary->volumeRatioMin) summary->volumeRatioMin = ratio;
         if (ratio > summary->volumeRatioMax) summary->volumeRatioMax = ratio;
-        if (write && (frame % every == 0 || frame == frames))
-            result = writeFrame(&out, world, frame, diag);
+        if (write && (frame % every == 0 || frame == frames)) {
+            if (writeVtu) result = writeFrame(&out, world, frame, diag);
+            if (result == IC_OK) result = icSurfaceOutput_Frame(&surfaceOut, world, frame, diag);
+        }
         if (opt.progress) {
             double now = nowSeconds();
             // Redraw at most ten times a second: printing can cost more than a small frame.
@@ -213,6 +225,9 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
     summary->msPerFrame = done > 0 ? 1e3 * solverSeconds / done : 0;
     if (opt.progress) drawProgress(done, frames, summary->msPerFrame, ratio, true);
     if (out.J) measureTets(world, out.J, out.tetCount, summary);
+    // The point cache is committed only for a run that ended well (written whole or not at all).
+    icResult closed = icSurfaceOutput_Close(&surfaceOut, result == IC_OK, diag);
+    if (result == IC_OK) result = closed;
     releaseOutput(&out);
     return result;
 }

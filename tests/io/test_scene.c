@@ -286,7 +286,7 @@ IC_TEST(io, scene_bad_values) {
          "colliders[0].plane.friction: -0.1 is outside [0, inf)"},
         {"{\"dt\": 1,\n\"output\": {\"every\": 0}, \"bodies\": []}", 2, "output.every: 0 must be >= 1"},
         {"{\"dt\": 1, \"output\": {\"format\": [\"vtu\",\n \"png\"]}, \"bodies\": []}", 2,
-         "output.format[1]: 'png' is not a known format (known: vtu)"},
+         "output.format[1]: 'png' is not a known format (known: vtu, obj, ply, pc2)"},
         {"{\"dt\": 1, \"output\": {\"dir\": \"\"}, \"bodies\": []}", 1, "output.dir: must not be empty"},
         {"{\"dt\": 1,\n\"dt\": 2, \"bodies\": []}", 2, "dt: key repeated (first on line 1)"},
     };
