@@ -201,9 +201,9 @@ static void printSummary(const icScene *scene, const icRunSummary *s, int frames
     printf("max |J-1|      %s (at the end)\n", fixed6(s->maxAbsJMinus1, a));
     printf("inverted tets  %d (at the end)\n", s->invertedTetsFinal);
     printf("NaN            %s\n", s->nan ? "yes" : "no");
-    if (scene->mode == IC_MODE_STATIC)
-        printf("static solves  %d of %d did not converge within max_sweeps\n",
-               s->staticNotConverged, s->frames);
+    if (scene->mode == IC_MODE_STATIC || s->notConverged > 0)
+        printf("not converged  %d of %d frames stopped at their iteration cap\n",
+               s->notConverged, s->frames);
     if (wrote) {
         char pvd[2200];
         pvdPathOf(scene->path, dir, pvd, sizeof pvd);
@@ -271,13 +271,13 @@ int icCli_Run(int argc, char **argv) {
         }
     }
     printSummary(&scene, &summary, framesAsked, wallSeconds, dir, wrote, args.statsPath);
-    // Static frames that hit their sweep cap are a property of the scene's settings, not a
+    // Frames whose solve hit its iteration cap are a property of the scene's settings, not a
     // failure of the run: reported, exit status unchanged.
-    if (summary.staticNotConverged > 0)
+    if (summary.notConverged > 0)
         fprintf(stderr,
-                "isochor run: warning: %d static solves stopped at max_sweeps before reaching "
-                "the tolerance\n",
-                summary.staticNotConverged);
+                "isochor run: warning: %d frames stopped at their iteration cap (max_sweeps or "
+                "max_iterations) before reaching the tolerance\n",
+                summary.notConverged);
     icScene_Destroy(&scene);
     return status;
 }

@@ -93,10 +93,10 @@ static void run(icScene *scene, icScene *twin, icRunLog *log) {
         double seconds = 1e-3 * summary.msPerFrame * summary.frames;
         log->seconds += seconds;
         log->volume = summary.volumeRatioFinal;
-        log->notConverged += summary.staticNotConverged;
+        log->notConverged += summary.notConverged;
         log->frameSeconds[f] = seconds;
         log->frameVolume[f] = summary.volumeRatioFinal;
-        log->frameConverged[f] = summary.staticNotConverged == 0;
+        log->frameConverged[f] = summary.notConverged == 0;
         if (log->newton) {
             icNewtonStats ns = icWorld_GetNewtonStats(scene->world);
             log->frameIterations[f] = ns.iterations;

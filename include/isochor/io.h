@@ -142,7 +142,8 @@ typedef struct icRunSummary {
     int invertedTetsFinal;
     bool nan;
     long sweepsTotal;       ///< constraint sweeps over the run
-    int staticNotConverged; ///< static frames that hit their cap
+    int notConverged;       ///< frames whose solve stopped at its cap (static sweeps or Newton
+                            ///< iterations) before its tolerance
 } icRunSummary;
 
 /// Runs the scene's frames from its current state, writing frames and a .pvd as asked.

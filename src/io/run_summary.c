@@ -37,7 +37,7 @@ icResult icWriteRunSummary(const char *path, const icRunSummary *summary, icDiag
     fprintf(fp, "  \"inverted_tets_final\": %d,\n", summary->invertedTetsFinal);
     fprintf(fp, "  \"nan\": %s,\n", summary->nan ? "true" : "false");
     fprintf(fp, "  \"sweeps_total\": %ld,\n", summary->sweepsTotal);
-    fprintf(fp, "  \"static_not_converged\": %d\n", summary->staticNotConverged);
+    fprintf(fp, "  \"not_converged\": %d\n", summary->notConverged);
     fprintf(fp, "}\n");
     return icAtomicFile_Commit(&file, diag);
 }

@@ -179,11 +179,17 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
             icWorld_AdvanceTime(world, scene->dt);
             step = icWorld_SolveStatic(world, &scene->staticDef, &stats);
             if (step == IC_ERR_NOT_CONVERGED) {
-                ++summary->staticNotConverged;
+                ++summary->notConverged;
                 step = IC_OK;
             }
         } else {
             step = icWorld_Step(world, scene->dt, &stats);
+            // A Newton step that stops at max_iterations still advanced the state (to its
+            // last iterate): counted like a static solve at its cap, not a failed run.
+            if (step == IC_ERR_NOT_CONVERGED) {
+                ++summary->notConverged;
+                step = IC_OK;
+            }
         }
         solverSeconds += nowSeconds() - start;
         summary->sweepsTotal += stats.sweeps;

@@ -200,6 +200,11 @@ static icResult checkBodyDef(const icSoftBodyDef *def, const icWorld *world, icD
         return icDiag_Set(diag, IC_ERR_NOT_FINITE, "", 0, "translation or velocity not finite");
     if ((int)def->model < 0 || def->model >= IC_MATERIAL_COUNT_)
         return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0, "unknown material model %d", (int)def->model);
+    // The MM energy's rest shift gamma = 1 + mu/lambda needs lambda > 0.
+    if (def->model == IC_MATERIAL_MM && !(def->poissonRatio > 0))
+        return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,
+                          "poisson_ratio 0 gives lambda = 0, and the mm energy's rest shift "
+                          "1 + mu/lambda is infinite; use nu > 0");
     if (world->model.def.solver == IC_SOLVER_NEWTON) {
         if (def->poissonRatio >= 0.5)
             return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,

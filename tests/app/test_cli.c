@@ -318,11 +318,11 @@ IC_TEST(cli, run_static_frames_not_converged_are_reported_not_failed) {
     snprintf(args, sizeof args, "run '%s/beam.json' --no-output -q --stats '%s/s.json'", dir, dir);
     icCliRun run = runCli(dir, args);
     IC_CHECK_INT(run.status, 0);
-    IC_CHECK(strstr(run.out, "static solves  2 of 2 did not converge") != NULL);
-    IC_CHECK(strstr(run.err, "warning: 2 static solves") != NULL);
+    IC_CHECK(strstr(run.out, "not converged  2 of 2 frames stopped at their iteration cap") != NULL);
+    IC_CHECK(strstr(run.err, "warning: 2 frames stopped at their iteration cap") != NULL);
     cJSON *root = readJson(dir, "s.json");
     IC_REQUIRE(root != NULL);
-    IC_CHECK_INT(cJSON_GetObjectItem(root, "static_not_converged")->valuedouble, 2);
+    IC_CHECK_INT(cJSON_GetObjectItem(root, "not_converged")->valuedouble, 2);
     cJSON_Delete(root);
     cliFree(&run);
 }

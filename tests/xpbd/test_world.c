@@ -55,6 +55,10 @@ IC_TEST(world, refuses_bad_definitions) {
     IC_CHECK_RESULT(icWorld_CreateSoftBody(world, &mesh, &bdef, NULL, &diag), IC_ERR_BAD_VALUE);
     IC_CHECK(strstr(diag.message, "0.7 is outside [0, 0.5]") != NULL);
     bdef = icDefaultSoftBodyDef();
+    bdef.poissonRatio = 0; // lambda = 0: the MM rest shift 1 + mu/lambda is infinite
+    IC_CHECK_RESULT(icWorld_CreateSoftBody(world, &mesh, &bdef, NULL, &diag), IC_ERR_BAD_VALUE);
+    IC_CHECK(strstr(diag.message, "lambda = 0") != NULL);
+    bdef = icDefaultSoftBodyDef();
     bdef.density = 0;
     IC_CHECK_RESULT(icWorld_CreateSoftBody(world, &mesh, &bdef, NULL, &diag), IC_ERR_BAD_VALUE);
     // XPBD minimises the MM energy only: another model would silently be a different material.
