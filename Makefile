@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: MIT
 # Entry points: `make demo` runs the default scene, `make test` the test suite. Both install
-# the Debian packages they need and build first.
+# the Debian packages they need and build first. `make sanitize` runs the suite again under
+# ASan + UBSan and `make fuzz-smoke` the fuzzers over their saved corpus (docs/reliability.md).
 BUILD ?= build
 JOBS ?= 2
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DISOCHOR_WERROR=ON
 
-.PHONY: all deps build demo test bench clean
+SANITIZE_BUILD ?= build-sanitize
+FUZZ_SECONDS ?= 3
+
+.PHONY: all deps build demo test bench clean sanitize fuzz-smoke
 
 all: build
 
@@ -26,5 +30,25 @@ test: build
 bench: build
 	$(BUILD)/bench_xpbd_core
 
+# ASan + UBSan build of everything: clang with the libFuzzer harnesses where clang can link
+# them, gcc otherwise. Its suite skips only the tests labelled `long` (CMakeLists.txt).
+sanitize: deps
+	@if tests/fuzz/have_libfuzzer.sh; then \
+	  cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DISOCHOR_WERROR=ON \
+	    -DCMAKE_C_COMPILER=clang -DISOCHOR_FUZZ=ON >/dev/null; \
+	else \
+	  echo "sanitize: clang with libFuzzer not found; gcc ASan + UBSan build, no fuzzers"; \
+	  cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DISOCHOR_WERROR=ON \
+	    -DISOCHOR_SANITIZE=ON >/dev/null; \
+	fi
+	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest -j $(JOBS) -LE long --output-on-failure
+
+# A few seconds of every fuzzer from its saved corpus (needs the clang build of `sanitize`).
+fuzz-smoke: sanitize
+	@if [ -x $(SANITIZE_BUILD)/fuzz_scene ]; then tests/fuzz/smoke.sh $(SANITIZE_BUILD) $(FUZZ_SECONDS); \
+	else echo "fuzz-smoke: skipped, no libFuzzer (install libclang-rt-14-dev)"; fi
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // isochor run: loads a scene, runs its frames with progress on stderr, prints a summary and
-// writes the run's figures as JSON.
+// writes the run's figures as JSON; checkpoints, resumes, and stops cleanly on SIGINT/SIGTERM.
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include "isochor/io.h"
 
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -18,19 +20,29 @@ typedef struct icRunArgs {
     const char *statsPath; ///< NULL writes none
     int frames;            ///< -1 keeps the scene's
     bool quiet, noOutput;
+    int checkpointEvery;        ///< 0: only on SIGINT/SIGTERM
+    const char *checkpointPath; ///< NULL: <out dir>/<scene stem>.ckpt
+    const char *resumePath;     ///< NULL: start at frame 0
 } icRunArgs;
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: isochor run SCENE [--out DIR] [--frames N] [--stats FILE] [--quiet]\n"
-            "                   [--no-output]\n"
+            "                   [--no-output] [--checkpoint-every N] [--checkpoint FILE]\n"
+            "                   [--resume FILE]\n"
             "  SCENE         scene file (JSON, see docs/scenes.md)\n"
             "  --out DIR     write frames to DIR instead of the scene's output.dir\n"
             "  --frames N    run N frames instead of the scene's frames (integer >= 0)\n"
             "  --stats FILE  write the run's figures as JSON to FILE\n"
             "  --quiet       no progress on stderr\n"
             "  --no-output   write no frame files (VTU, PVD)\n"
-            "exit status: 0 ok, 1 the run failed (NaN, cannot write), 2 bad scene or usage\n");
+            "  --checkpoint-every N  write a checkpoint after every N-th frame (N >= 1)\n"
+            "  --checkpoint FILE     where checkpoints go (default: OUT/<scene stem>.ckpt)\n"
+            "  --resume FILE         continue the run that wrote this checkpoint (same scene)\n"
+            "SIGINT or SIGTERM: the current frame's files are finished, a checkpoint and the\n"
+            "stats are written, and the run exits with 128 + the signal number (130, 143).\n"
+            "exit status: 0 ok, 1 the run failed (NaN, health stop, cannot write), 2 bad scene,\n"
+            "usage or checkpoint, 130/143 interrupted\n");
 }
 
 static void printDiag(const icDiagnostic *diag) {
@@ -115,6 +127,35 @@ static int parseArgs(int argc, char **argv, icRunArgs *args, bool *help) {
             args->statsPath = value;
             continue;
         }
+        if (!optionValue(argc, argv, &i, "--checkpoint-every", &value, &matched)) return 2;
+        if (matched) {
+            if (!parseCount(value, &args->checkpointEvery) || args->checkpointEvery < 1) {
+                fprintf(stderr,
+                        "isochor run: --checkpoint-every '%s' is not a whole number of frames "
+                        "(1 to %d, digits only)\n",
+                        value, INT_MAX);
+                return 2;
+            }
+            continue;
+        }
+        if (!optionValue(argc, argv, &i, "--checkpoint", &value, &matched)) return 2;
+        if (matched) {
+            if (!value[0]) {
+                fprintf(stderr, "isochor run: --checkpoint needs a file name\n");
+                return 2;
+            }
+            args->checkpointPath = value;
+            continue;
+        }
+        if (!optionValue(argc, argv, &i, "--resume", &value, &matched)) return 2;
+        if (matched) {
+            if (!value[0]) {
+                fprintf(stderr, "isochor run: --resume needs a checkpoint file\n");
+                return 2;
+            }
+            args->resumePath = value;
+            continue;
+        }
         if (!optionValue(argc, argv, &i, "--frames", &value, &matched)) return 2;
         if (matched) {
             if (!parseCount(value, &args->frames)) {
@@ -159,6 +200,30 @@ static void logProgress(int done, int total, double msPerFrame, icReal volumeRat
     fprintf(stderr, "frame %d/%d (%3d%%)  %.2f ms/frame  V/V0 %.6f\n", done, total,
             total > 0 ? (int)(100LL * done / total) : 100, msPerFrame, (double)volumeRatio);
     fflush(stderr);
+}
+
+// SIGINT/SIGTERM: the runner sees the flag after the current frame, writes its files and a
+// checkpoint and stops. A second signal ends the process at once (the handler is reset), which
+// still leaves no truncated file under a final name: every output is written atomically.
+static volatile sig_atomic_t s_interrupt;
+
+static void onSignal(int signal) {
+    s_interrupt = signal;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigaction(signal, &action, NULL);
+}
+
+static void installSignals(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = onSignal;
+    sigemptyset(&action.sa_mask);
+    // Restart interrupted reads and writes: a signal must not turn into a failed frame file.
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
 }
 
 static double nowSeconds(void) {
@@ -212,6 +277,18 @@ static void printSummary(const icScene *scene, const icRunSummary *s, int frames
     } else {
         printf("output         none\n");
     }
+    const icHealthStats *h = &s->health;
+    if (h->warnings > 0) {
+        printf("health         %lld warnings: %lld non-finite, %lld speed, %lld inversion, %lld "
+               "volume",
+               (long long)h->warnings, (long long)h->nonFiniteSteps, (long long)h->speedWarnings,
+               (long long)h->inversionWarnings, (long long)h->volumeWarnings);
+        if (h->clampedVertices) printf(", %lld velocities clamped", (long long)h->clampedVertices);
+        if (h->stops) printf(", stopped");
+        printf("\n               last: %s\n", h->lastWarning);
+    } else {
+        printf("health         no warnings in %lld checked steps\n", (long long)h->steps);
+    }
     if (stats) printf("stats          %s\n", stats);
     fflush(stdout);
 }
@@ -236,8 +313,25 @@ int icCli_Run(int argc, char **argv) {
         return 2;
     }
 
+    // Checkpoints go beside the frames unless told otherwise.
+    char checkpointPath[2200];
+    const char *outDir = args.outDir ? args.outDir : scene.outputDir;
+    if (args.checkpointPath) {
+        snprintf(checkpointPath, sizeof checkpointPath, "%s", args.checkpointPath);
+    } else {
+        const char *slash = strrchr(args.scene, '/');
+        const char *base = slash ? slash + 1 : args.scene;
+        const char *dot = strrchr(base, '.');
+        int length = (int)((dot && dot != base) ? (size_t)(dot - base) : strlen(base));
+        snprintf(checkpointPath, sizeof checkpointPath, "%s/%.*s.ckpt", outDir, length, base);
+    }
+
     icRunOptions options = icDefaultRunOptions();
     options.outputDir = args.outDir;
+    options.checkpointEvery = args.checkpointEvery;
+    options.checkpointPath = checkpointPath;
+    options.resumePath = args.resumePath;
+    options.interrupt = &s_interrupt;
     options.frames = args.frames;
     options.writeOutput = !args.noOutput;
     icLogProgress log = {-1};
@@ -255,12 +349,20 @@ int icCli_Run(int argc, char **argv) {
     bool wrote = options.writeOutput && scene.writeVtu;
 
     icRunSummary summary;
+    installSignals();
     double start = nowSeconds();
     icResult result = icScene_Run(&scene, &options, &summary, &diag);
     double wallSeconds = nowSeconds() - start;
     // A failed run still reports what it measured: the figures say how far it got.
     if (result != IC_OK) printDiag(&diag);
     status = result == IC_OK ? 0 : 1;
+    if (result == IC_ERR_INTERRUPTED) status = 128 + (int)s_interrupt;
+    // A checkpoint that cannot be resumed from is a bad input, like a bad scene.
+    if (args.resumePath && summary.frames == 0 && result != IC_OK && result != IC_ERR_INTERRUPTED &&
+        (diag.code == IC_ERR_PARSE || diag.code == IC_ERR_TRUNCATED || diag.code == IC_ERR_BAD_VALUE ||
+         diag.code == IC_ERR_UNSUPPORTED || diag.code == IC_ERR_NOT_FINITE || diag.code == IC_ERR_IO) &&
+        strcmp(diag.file, args.resumePath) == 0)
+        status = 2;
 
     if (args.statsPath) {
         icDiagnostic statsDiag = {0};

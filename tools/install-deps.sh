@@ -4,7 +4,8 @@
 # Runs apt-get as root (directly, or through sudo when available).
 set -euo pipefail
 
-packages=(cmake make gcc clang libc6-dev libcjson-dev zlib1g-dev libpng-dev tetgen)
+# libclang-rt-14-dev: clang's sanitizer and libFuzzer runtimes (`make sanitize`, `make fuzz-smoke`).
+packages=(cmake make gcc clang libclang-rt-14-dev libc6-dev libcjson-dev zlib1g-dev libpng-dev tetgen)
 
 missing=()
 for p in "${packages[@]}"; do

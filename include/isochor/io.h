@@ -5,6 +5,7 @@
 
 #include "isochor/world.h"
 
+#include <signal.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -103,6 +104,7 @@ typedef struct icScene {
     bool writePly;         ///< boundary surface per frame, frame_NNNNN.ply (binary)
     bool writePc2;         ///< <stem>.pc2 point cache over <stem>_surface.obj (Blender's
                            ///< Mesh Cache modifier)
+    struct icRodWorld *rods; ///< VIPER rods of the "rods" key (isochor/rod.h), NULL when none
 } icScene;
 
 /// Loads and validates a scene file; mesh paths are relative to the scene file. Errors:
@@ -130,6 +132,16 @@ typedef struct icRunOptions {
     /// progress: lets a caller report progress its own way (log lines, a GUI).
     icRunProgressFn *progressFn;
     void *progressContext; ///< passed to progressFn
+    /// Checkpoints (docs/reliability.md): after every checkpointEvery-th frame (0 = never)
+    /// and when *interrupt has become non-zero, the world's state and the run's position are
+    /// written to checkpointPath atomically. An interrupt ends the run after the current
+    /// frame's files with IC_ERR_INTERRUPTED.
+    int checkpointEvery;
+    const char *checkpointPath;             ///< NULL: no checkpoints
+    const volatile sig_atomic_t *interrupt; ///< set by a signal handler; NULL: none
+    /// Continue the run this checkpoint (of the same scene) left: frames after its frame are
+    /// run and the .pvd keeps the frames listed before. NULL: start at frame 0.
+    const char *resumePath;
 } icRunOptions;
 icRunOptions icDefaultRunOptions(void);
 
@@ -144,11 +156,19 @@ typedef struct icRunSummary {
     long sweepsTotal;       ///< constraint sweeps over the run
     int notConverged;       ///< frames whose solve stopped at its cap (static sweeps or Newton
                             ///< iterations) before its tolerance
+    icHealthStats health;   ///< the world's health checks at the end (counts since creation,
+                            ///< carried over a checkpoint)
 } icRunSummary;
 
 /// Runs the scene's frames from its current state, writing frames and a .pvd as asked.
 icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *summary,
                      icDiagnostic *diag);
+/// Writes the world's state to a checkpoint file, atomically (format: docs/reliability.md).
+icResult icSaveCheckpoint(const char *path, const icWorld *world, icDiagnostic *diag);
+/// Restores a world's state from a checkpoint file made from the same model; checked whole
+/// first, so on any error (codes of icWorld_LoadCheckpoint, IC_ERR_IO) the world is unchanged.
+icResult icLoadCheckpoint(const char *path, icWorld *world, icDiagnostic *diag);
+
 /// Writes the summary as JSON (keys named as the fields, snake_case), atomically.
 icResult icWriteRunSummary(const char *path, const icRunSummary *summary, icDiagnostic *diag);
 

@@ -37,6 +37,8 @@ typedef enum icSolverType {
     IC_SOLVER_XPBD = 0, ///< constraint-based stable Neo-Hookean (seeds 000/001); MM energy only
     IC_SOLVER_NEWTON,   ///< force-based backward Euler / quasistatic Newton (seed 004), any
                         ///< material with nu < 0.5; settings via icWorld_SetNewtonDef (fem.h)
+    IC_SOLVER_INCOMPRESSIBLE, ///< deviatoric FEM + one-ring pressure projections (seed 003);
+                              ///< settings via icWorld_SetIncompressibleDef (incompressible.h)
 } icSolverType;
 
 /// Per-tet projection order of the XPBD solver.
@@ -44,6 +46,67 @@ typedef enum icProjection {
     IC_PROJECTION_SEQUENTIAL = 0, ///< deviatoric then hydrostatic, as the paper (default)
     IC_PROJECTION_COUPLED,        ///< both multipliers of a tet from one 2x2 solve
 } icProjection;
+
+/// What the world does when a step trips a health check (docs/reliability.md).
+typedef enum icHealthPolicy {
+    IC_HEALTH_OFF = 0, ///< no checks, no counts (the solvers' own NaN checks still fail a step)
+    IC_HEALTH_REPORT,  ///< count warnings; results are exactly those of the unchecked solver
+    IC_HEALTH_CLAMP,   ///< as report, and velocities faster than maxSpeed are scaled down to it
+    IC_HEALTH_STOP,    ///< a step that trips any check returns IC_ERR_NUMERICAL and the world
+                       ///< goes back to its state before that step (the last good state)
+} icHealthPolicy;
+
+/// Cheap checks after every step (one pass over vertices and one over tets). A step that
+/// produces NaN or infinite positions or velocities fails (IC_ERR_NUMERICAL) under every
+/// policy; the other checks are warnings, counted per world (icWorld_GetHealth).
+typedef struct icHealthDef {
+    icHealthPolicy policy; ///< default IC_HEALTH_REPORT
+    icReal maxSpeed;       ///< m/s, > 0: a faster vertex is a warning (clamped under
+                           ///< IC_HEALTH_CLAMP); default 1000
+    int maxInvertedTets;   ///< >= 0: more tets with det F <= 0 at the end of a step is a
+                           ///< warning; default 0 (any inverted tet is counted)
+    icReal maxVolumeDrift; ///< > 0: |V/V0 - 1| above it at the end of a step is a warning;
+                           ///< default 0.5
+} icHealthDef;
+
+/// Defaults: report, 1000 m/s, 0 inverted tets, volume drift 0.5.
+icHealthDef icDefaultHealthDef(void);
+
+/// Arithmetic of the XPBD sweep (positions, velocities and outputs stay icReal).
+typedef enum icPrecision {
+    IC_PRECISION_DOUBLE = 0, ///< the reference (default)
+    IC_PRECISION_FLOAT,      ///< float32 projections: about twice the throughput; positions
+                             ///< are solved relative to each body's first vertex and only the
+                             ///< corrections are rounded, so bodies far from the origin keep
+                             ///< their precision (docs/performance.md)
+} icPrecision;
+
+/// How the XPBD sweep orders tets for parallel Gauss-Seidel (seed 000, sec. 5.3).
+typedef enum icColouringScheme {
+    IC_COLOURING_GREEDY = 0, ///< any mesh: greedy colours of whole vector blocks (default)
+    IC_COLOURING_CELL,       ///< hex-derived meshes (icTetMesh.tetCell): the paper's 8 colours of
+                             ///< whole cells, a cell's tets in order; greedy when a body has no
+                             ///< cell data
+} icColouringScheme;
+
+/// Widest vector code the XPBD sweep may use. All levels give the same bits.
+typedef enum icSimd {
+    IC_SIMD_AUTO = 0, ///< the widest this CPU has (default)
+    IC_SIMD_SCALAR,   ///< portable C
+    IC_SIMD_AVX2,     ///< x86-64 AVX2 (falls back to scalar without it)
+    IC_SIMD_AVX512,   ///< x86-64 AVX-512F (falls back to AVX2 or scalar)
+} icSimd;
+
+/// A parallel task: runs items [start, end) as worker `worker` (0 <= worker < workerCount).
+typedef void icTaskCallback(int start, int end, int worker, void *taskContext);
+/// The user's task system (as in Box2D): run task over all of [0, itemCount) in ranges of
+/// at least minRange items (the last may be shorter), each item once, ranges that run at the
+/// same time with different worker indices below the def's workerCount. Returns a handle for
+/// finishTask, or NULL when task has already run completely.
+typedef void *icEnqueueTaskCallback(icTaskCallback *task, int itemCount, int minRange,
+                                    void *taskContext, void *userContext);
+/// Returns when the task behind userTask has run completely.
+typedef void icFinishTaskCallback(void *userTask, void *userContext);
 
 /// Settings of a world. Get them from icDefaultWorldDef() and change what you need.
 typedef struct icWorldDef {
@@ -56,10 +119,20 @@ typedef struct icWorldDef {
     int workerCount;         ///< threads for the coloured sweeps, >= 1; default 1
     icReal linearDamping;    ///< velocity damping in 1/s, >= 0: v *= 1/(1 + c h) each substep.
                              ///< Settles a body without changing its equilibrium; default 0
+    icHealthDef health;      ///< per-step checks; default icDefaultHealthDef()
+    icPrecision precision;   ///< XPBD sweep arithmetic; default IC_PRECISION_DOUBLE
+    icColouringScheme colouring; ///< XPBD sweep order; default IC_COLOURING_GREEDY
+    icSimd simd;             ///< default IC_SIMD_AUTO
+    /// Both set: the user's task system runs the parallel loops with workerCount workers and
+    /// no thread is started; NULL (default): a built-in pool of workerCount - 1 threads. Any
+    /// worker count gives the same bits.
+    icEnqueueTaskCallback *enqueueTask;
+    icFinishTaskCallback *finishTask;
+    void *userTaskContext; ///< passed to both callbacks
 } icWorldDef;
 
 /// Defaults: XPBD, gravity -9.81 y, 20 substeps, 1 iteration, sequential, rest shift on, 1 worker,
-/// no linear damping.
+/// no linear damping, double precision, greedy colouring, widest SIMD, built-in threads.
 icWorldDef icDefaultWorldDef(void);
 
 /// Material and initial conditions of a soft body.
@@ -184,6 +257,54 @@ icStaticDef icDefaultStaticDef(void);
 icResult icWorld_SolveStatic(icWorld *world, const icStaticDef *def, icStepStats *stats);
 /// Advances the time of kinematic pins by dt without dynamics (use before a static solve).
 void icWorld_AdvanceTime(icWorld *world, icReal dt);
+
+/// What the health checks found since the world was created (or its checkpoint was made).
+typedef struct icHealthStats {
+    int64_t steps;              ///< steps and static solves checked
+    int64_t warnings;           ///< all warnings: the four counts below
+    int64_t nonFiniteSteps;     ///< steps that produced NaN or infinite positions or velocities
+    int64_t speedWarnings;      ///< steps that ended with a vertex faster than maxSpeed
+    int64_t inversionWarnings;  ///< steps that ended with more than maxInvertedTets inverted
+    int64_t volumeWarnings;     ///< steps that ended with |V/V0 - 1| > maxVolumeDrift
+    int64_t clampedVertices;    ///< velocities scaled down to maxSpeed (IC_HEALTH_CLAMP)
+    int64_t stops;              ///< steps undone (IC_HEALTH_STOP)
+    icReal maxSpeedSeen;        ///< m/s, fastest vertex at the end of any checked step
+    int maxInvertedSeen;        ///< most inverted tets at the end of any checked step
+    icReal maxVolumeDriftSeen;  ///< largest |V/V0 - 1| at the end of any checked step
+    char lastWarning[160];      ///< the latest warning as a sentence ("" when none)
+} icHealthStats;
+
+/// The world's health counts (all zero under IC_HEALTH_OFF).
+icHealthStats icWorld_GetHealth(const icWorld *world);
+/// Changes the health checks of a world (IC_ERR_BAD_VALUE for a bad def); counts are kept.
+icResult icWorld_SetHealthDef(icWorld *world, const icHealthDef *def);
+
+/// FNV-1a hash of everything a step reads and never writes: meshes, materials, pins, planes,
+/// solver settings (workerCount excepted: it must not change results). Checkpoints carry it.
+uint64_t icWorld_HashModel(const icWorld *world);
+/// Hash of the current state: positions, velocities, positions at the last substep's start,
+/// multipliers, time, substep count. Equal hashes mean (up to 2^-64) bit-identical states.
+uint64_t icWorld_HashState(const icWorld *world);
+
+/// Serialises the world's state, its health counts and an opaque user block (userSize bytes,
+/// may be 0) into a versioned, checksummed buffer (layout: docs/reliability.md). *data is
+/// allocated by isochor (free with icFree). IC_ERR_OUT_OF_MEMORY, IC_ERR_NOT_FINITE (a
+/// state with NaN is never saved), IC_ERR_UNSUPPORTED (a solver other than XPBD and Newton:
+/// those keep state between steps that the format does not hold yet).
+icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t userSize,
+                                void **data, size_t *size);
+/// Restores a checkpoint made from a world with the same model. The buffer is checked whole
+/// before anything changes, so a bad one leaves the world as it was: IC_ERR_TRUNCATED (too
+/// short), IC_ERR_PARSE (not a checkpoint, or its checksum does not match: corrupted),
+/// IC_ERR_UNSUPPORTED (a newer format version or an unknown section), IC_ERR_BAD_VALUE (made
+/// from another model, or sizes that do not match this world), IC_ERR_NOT_FINITE. *user
+/// (optional) points into data at the user block.
+icResult icWorld_LoadCheckpoint(icWorld *world, const void *data, size_t size, const void **user,
+                                size_t *userSize, icDiagnostic *diag);
+/// The checks of icWorld_LoadCheckpoint without restoring anything (to look at the user block
+/// before committing to a checkpoint).
+icResult icWorld_CheckCheckpoint(const icWorld *world, const void *data, size_t size,
+                                 const void **user, size_t *userSize, icDiagnostic *diag);
 
 /// Per-tet fields of the current state, each array (tetCount), any may be NULL:
 /// J = det F; pressure = lambda_H / (h^2 V) from the last substep's multiplier (Pa; seed 001

@@ -339,6 +339,8 @@ static icResult readCellTypes(icVtkReader *r) {
     icResult result = readCount(r, &n, "cell type count", 1);
     if (result != IC_OK) return result;
     if (!r->cellStart) return vtkError(r, IC_ERR_PARSE, "%s", "CELL_TYPES before CELLS");
+    if (r->cellTypes)
+        return vtkError(r, IC_ERR_UNSUPPORTED, "%s", "more than one CELL_TYPES section");
     if (n != r->cellCount)
         return vtkError(r, IC_ERR_PARSE, "%s", "CELL_TYPES count differs from the CELLS count");
     long long *values = r->binary ? NULL : IC_ALLOC(long long, n + 1);
@@ -612,7 +614,13 @@ static icResult buildMesh(icVtkReader *r, icReadOut *out) {
         for (int f = 0; f < r->fields.count; ++f) {
             const icMeshField *field = &r->fields.items[f];
             if (field->perCell && field->components == 1 && icFmt_IsRegionName(field->name)) {
-                for (int k = 0; k < tetCount; ++k) regions[k] = (int)field->data[k];
+                // Region ids are integers; a "region" array holding other numbers stays a plain field.
+                bool usable = true;
+                for (int k = 0; k < tetCount; ++k) {
+                    usable = usable && fabs(field->data[k]) < 2147483647.0;
+                    regions[k] = usable ? (int)field->data[k] : 0;
+                }
+                if (!usable) continue;
                 result = icFmt_SetRegions(out->mesh, regions, out->info);
                 break;
             }

@@ -111,6 +111,8 @@ static icResult parseDataArray(icVtuReader *r, const icXmlTag *tag, const char *
                         value);
     }
     *next = tag->end;
+    // A self-closing array has empty content (not none), so readers meet a clean end.
+    a->content = a->contentEnd = tag->end;
     if (tag->selfClosing) return IC_OK;
     // Content runs to </DataArray>.
     icXmlTag close;
@@ -616,7 +618,13 @@ static icResult buildMesh(icVtuReader *r, icReadOut *out) {
     for (int f = 0; f < fields.count; ++f) {
         const icMeshField *field = &fields.items[f];
         if (field->perCell && field->components == 1 && icFmt_IsRegionName(field->name)) {
-            for (size_t k = 0; k < tetCount; ++k) regions[k] = (int)field->data[k];
+            // Region ids are integers; a "region" array holding other numbers stays a plain field.
+            bool usable = true;
+            for (size_t k = 0; k < tetCount; ++k) {
+                usable = usable && fabs(field->data[k]) < 2147483647.0;
+                regions[k] = usable ? (int)field->data[k] : 0;
+            }
+            if (!usable) continue;
             if ((result = icFmt_SetRegions(out->mesh, regions, out->info)) != IC_OK) goto done;
             break;
         }

@@ -4,9 +4,13 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 icRunOptions icDefaultRunOptions(void) {
-    icRunOptions options = {NULL, -1, false, true, NULL, NULL};
+    icRunOptions options;
+    memset(&options, 0, sizeof options);
+    options.frames = -1;
+    options.writeOutput = true;
     return options;
 }
 
@@ -37,7 +41,26 @@ icResult icWriteRunSummary(const char *path, const icRunSummary *summary, icDiag
     fprintf(fp, "  \"inverted_tets_final\": %d,\n", summary->invertedTetsFinal);
     fprintf(fp, "  \"nan\": %s,\n", summary->nan ? "true" : "false");
     fprintf(fp, "  \"sweeps_total\": %ld,\n", summary->sweepsTotal);
-    fprintf(fp, "  \"not_converged\": %d\n", summary->notConverged);
+    fprintf(fp, "  \"not_converged\": %d,\n", summary->notConverged);
+    // The world's health checks (docs/reliability.md), flat keys for scripts.
+    const icHealthStats *h = &summary->health;
+    fprintf(fp, "  \"health_steps\": %lld,\n", (long long)h->steps);
+    fprintf(fp, "  \"health_warnings\": %lld,\n", (long long)h->warnings);
+    fprintf(fp, "  \"health_non_finite_steps\": %lld,\n", (long long)h->nonFiniteSteps);
+    fprintf(fp, "  \"health_speed_warnings\": %lld,\n", (long long)h->speedWarnings);
+    fprintf(fp, "  \"health_inversion_warnings\": %lld,\n", (long long)h->inversionWarnings);
+    fprintf(fp, "  \"health_volume_warnings\": %lld,\n", (long long)h->volumeWarnings);
+    fprintf(fp, "  \"health_clamped_vertices\": %lld,\n", (long long)h->clampedVertices);
+    fprintf(fp, "  \"health_stops\": %lld,\n", (long long)h->stops);
+    writeNumber(fp, "health_max_speed", h->maxSpeedSeen, false);
+    fprintf(fp, "  \"health_max_inverted_tets\": %d,\n", h->maxInvertedSeen);
+    writeNumber(fp, "health_max_volume_drift", h->maxVolumeDriftSeen, false);
+    fprintf(fp, "  \"health_last_warning\": \"");
+    for (const char *c = h->lastWarning; *c; ++c) {
+        if (*c == '"' || *c == '\\') fputc('\\', fp);
+        if ((unsigned char)*c >= 32) fputc(*c, fp);
+    }
+    fprintf(fp, "\"\n");
     fprintf(fp, "}\n");
     return icAtomicFile_Commit(&file, diag);
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Scene bodies: material, initial conditions, pins and prescribed motions.
+// Scene bodies: material, initial conditions, pins and prescribed motions; bones, attachments
+// and the render surface come from scene_bones.c.
+#include "io/scene_contact.h"
 #include "io/scene_internal.h"
 
 #include <math.h>
@@ -169,10 +171,10 @@ static icResult readPins(const icSceneReader *r, const cJSON *item, const char *
     return IC_OK;
 }
 
-icResult icScene_ReadBody(const icSceneReader *r, const cJSON *item, const char *path,
-                          icScene *scene, int index) {
-    static const char *const keys[] = {"mesh", "material", "translate", "velocity",
-                                       "scramble", "pin", NULL};
+static icResult readBody(const icSceneReader *r, const cJSON *item, const char *path,
+                         icScene *scene, int index, icSceneBones *bones) {
+    static const char *const keys[] = {"mesh", "material", "translate", "velocity", "scramble",
+                                       "pin", "bones", "attach", "render_surface", NULL};
     icResult e;
     if ((e = icSceneReader_CheckObject(r, item, path, keys)) != IC_OK) return e;
     icSceneBody *body = &scene->bodies[index];
@@ -211,17 +213,27 @@ icResult icScene_ReadBody(const icSceneReader *r, const cJSON *item, const char 
 
     const cJSON *meshItem;
     if ((e = icSceneReader_Require(r, item, path, "mesh", &meshItem)) != IC_OK) return e;
+    // Bones go into the world first: a tissue mesh is carved around them.
+    const cJSON *boneList = cJSON_GetObjectItemCaseSensitive(item, "bones");
+    if (boneList &&
+        (e = icScene_ReadBones(r, boneList, icJsonPath_Key(path, "bones").text, scene->world, bones)) != IC_OK)
+        return e;
+    const cJSON *attach = cJSON_GetObjectItemCaseSensitive(item, "attach");
+    if (attach && (e = icScene_CheckAttach(r, attach, icJsonPath_Key(path, "attach").text, bones)) != IC_OK)
+        return e;
     icJsonPath meshPath = icJsonPath_Key(path, "mesh");
     icTetMesh mesh;
-    if ((e = icScene_ReadMesh(r, meshItem, meshPath.text, &mesh)) != IC_OK) return e;
+    e = icScene_IsTissueMesh(meshItem) ? icScene_ReadTissueMesh(r, meshItem, meshPath.text, bones, &mesh)
+                                       : icScene_ReadMesh(r, meshItem, meshPath.text, &mesh);
+    if (e != IC_OK) return e;
 
     icDiagnostic bodyDiag;
     memset(&bodyDiag, 0, sizeof bodyDiag);
     e = icWorld_CreateSoftBody(scene->world, &mesh, &def, &body->id, &bodyDiag);
     icTetMesh_Destroy(&mesh);
     if (e != IC_OK) {
-        // A refused model is the model key's fault, nu = 0.5 under the force-based solver
-        // the poisson_ratio key's; anything else is the body's.
+        // A refused model is the model key's fault, nu = 0.5 under the force-based solver (or
+        // nu = 0 for the mm energy) the poisson_ratio key's; anything else is the body's.
         const cJSON *at = item;
         const char *atPath = path;
         icJsonPath modelPath = icJsonPath_Key(path, "material.model");
@@ -232,7 +244,7 @@ icResult icScene_ReadBody(const icSceneReader *r, const cJSON *item, const char 
         if (e == IC_ERR_UNSUPPORTED && model) {
             at = model;
             atPath = modelPath.text;
-        } else if (e == IC_ERR_BAD_VALUE && nu && def.poissonRatio >= 0.5) {
+        } else if (e == IC_ERR_BAD_VALUE && nu && (def.poissonRatio >= 0.5 || def.poissonRatio <= 0)) {
             at = nu;
             atPath = nuPath.text;
         }
@@ -243,5 +255,21 @@ icResult icScene_ReadBody(const icSceneReader *r, const cJSON *item, const char 
         icJsonPath pinPath = icJsonPath_Key(path, "pin");
         if ((e = readPins(r, pins, pinPath.text, scene->world, body->id)) != IC_OK) return e;
     }
+    if (attach && (e = icScene_ReadAttach(r, attach, icJsonPath_Key(path, "attach").text,
+                                          scene->world, body->id, bones)) != IC_OK)
+        return e;
+    const cJSON *render = cJSON_GetObjectItemCaseSensitive(item, "render_surface");
+    if (render && (e = icScene_ReadRenderSurface(r, render, icJsonPath_Key(path, "render_surface").text,
+                                                 scene->world, body->id, def.translation, bones)) != IC_OK)
+        return e;
     return IC_OK;
+}
+
+icResult icScene_ReadBody(const icSceneReader *r, const cJSON *item, const char *path,
+                          icScene *scene, int index) {
+    icSceneBones bones;
+    memset(&bones, 0, sizeof bones);
+    icResult e = readBody(r, item, path, scene, index, &bones);
+    icSceneBones_Destroy(&bones);
+    return e;
 }

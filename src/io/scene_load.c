@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Scene files: JSON in, a validated world out, with every error naming its JSON path and line.
+#include "io/scene_contact.h"
+#include "io/scene_health.h"
 #include "io/scene_internal.h"
+#include "io/scene_rods.h"
 #include "io/scene_solver.h"
 
 #include "core/core.h"
@@ -11,7 +14,9 @@
 
 // ---------------------------------------------------------------------------------------
 // Scene format (SI units throughout: metres, seconds, kilograms, pascals). Only "dt" and
-// "bodies" are required; every other key has the default shown. Every key is checked:
+// "bodies" are required ("bodies" may be left out when "rods", VIPER rods read by
+// scene_rods.c and described in docs/viper.md, is given); every other key has the default
+// shown. Every key is checked:
 // an unknown key is IC_ERR_UNKNOWN_KEY, a wrong type or out-of-range value IC_ERR_BAD_VALUE,
 // a missing required key IC_ERR_MISSING_KEY, each naming the JSON path (for example
 // `bodies[0].material.poisson_ratio`) and the line of the key. A key given twice in one
@@ -98,7 +103,16 @@
 //   }],
 //   "colliders": [{"plane": {"normal": [0, 1, 0], "offset": 0, "friction": 0.5}}],
 //                                                     keeps normal . x >= offset; friction
-//                                                     >= 0; the normal must not be zero
+//                                                     >= 0; the normal must not be zero;
+//                                                     also "sphere", "box", "capsule" and
+//                                                     "mesh" colliders with keyframed motion
+//                                                     (scene_collider.c, docs/scenes.md)
+//   "contact": {"bodies": true, "self": false,        contact between / within tet bodies
+//               "thickness": 0.01, "friction": 0.3},  (scene_collider.c, docs/scenes.md)
+//   "health": {"policy": "report",                   per-step checks (docs/reliability.md):
+//              "max_speed": 1000,                     "off" | "report" | "clamp" | "stop";
+//              "max_inverted_tets": 0,                m/s > 0; integer >= 0;
+//              "max_volume_drift": 0.5},              |V/V0 - 1| > 0
 //   "output": {
 //     "dir": "out/<scene file stem>",                 relative to the current directory
 //     "every": 1,                                     write every n-th frame, integer >= 1
@@ -173,6 +187,7 @@ static const struct {
     {"xpbd", readXpbd},
     {"newton", icScene_ReadNewton},
     {"quasistatic", icScene_ReadQuasistatic},
+    {"incompressible", icScene_ReadIncompressible},
 };
 #define IC_SOLVER_TYPE_COUNT ((int)(sizeof s_solverTypes / sizeof s_solverTypes[0]))
 
@@ -193,45 +208,6 @@ static icResult readSolver(const icSceneReader *r, const cJSON *item, icSceneSol
     }
     return icSceneReader_Fail(r, IC_ERR_UNSUPPORTED, cJSON_GetObjectItemCaseSensitive(item, "type"),
                               "solver.type", "'%s' is not supported (known: %s)", type, known);
-}
-
-static icResult readPlane(const icSceneReader *r, const cJSON *item, const char *path,
-                          icWorld *world) {
-    static const char *const keys[] = {"normal", "offset", "friction", NULL};
-    icResult e;
-    if ((e = icSceneReader_CheckObject(r, item, path, keys)) != IC_OK) return e;
-    icPlaneDef def = icDefaultPlaneDef();
-    if ((e = icSceneReader_Vec3(r, item, path, "normal", true, &def.normal)) != IC_OK) return e;
-    if ((e = icSceneReader_Number(r, item, path, "offset", IC_RANGE_ANY, &def.offset)) != IC_OK)
-        return e;
-    if ((e = icSceneReader_Number(r, item, path, "friction", IC_RANGE_NON_NEGATIVE,
-                                  &def.friction)) != IC_OK)
-        return e;
-    e = icWorld_AddPlane(world, &def);
-    if (e != IC_OK)
-        return icSceneReader_Fail(r, e, item, path, "the world refused the plane (%s)",
-                                  icResult_Message(e));
-    return IC_OK;
-}
-
-static icResult readColliders(const icSceneReader *r, const cJSON *item, icWorld *world) {
-    if (!cJSON_IsArray(item))
-        return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, item, "colliders",
-                                  "expected an array, got %s", icJson_TypeName(item));
-    static const char *const kinds[] = {"plane", NULL};
-    int i = 0;
-    for (const cJSON *c = item->child; c; c = c->next, ++i) {
-        icJsonPath path = icJsonPath_Index("colliders", i);
-        icResult e = icSceneReader_CheckObject(r, c, path.text, kinds);
-        if (e != IC_OK) return e;
-        if (cJSON_GetArraySize(c) != 1)
-            return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, c, path.text,
-                                      "a collider is an object with exactly one key (its kind: "
-                                      "plane)");
-        icJsonPath planePath = icJsonPath_Key(path.text, "plane");
-        if ((e = readPlane(r, c->child, planePath.text, world)) != IC_OK) return e;
-    }
-    return IC_OK;
 }
 
 static icResult readOutput(const icSceneReader *r, const cJSON *item, icScene *scene) {
@@ -301,7 +277,8 @@ static icResult readBodies(const icSceneReader *r, const cJSON *item, icScene *s
 
 static icResult readScene(const icSceneReader *r, const cJSON *root, icScene *scene) {
     static const char *const keys[] = {"description", "dt", "frames", "gravity", "solver",
-                                       "bodies", "colliders", "output", NULL};
+                                       "bodies", "colliders", "contact", "output", "rods",
+                                       "health", NULL};
     icResult e;
     if ((e = icSceneReader_CheckObject(r, root, "", keys)) != IC_OK) return e;
     const cJSON *member;
@@ -315,17 +292,23 @@ static icResult readScene(const icSceneReader *r, const cJSON *root, icScene *sc
         return e;
 
     icSceneSolver solver = {icDefaultWorldDef(), IC_MODE_DYNAMIC, icDefaultStaticDef(),
-                            icDefaultNewtonDef()};
+                            icDefaultNewtonDef(), icDefaultIncompressibleDef()};
     if ((e = icSceneReader_Vec3(r, root, "", "gravity", false, &solver.worldDef.gravity)) != IC_OK)
         return e;
     const cJSON *solverItem = cJSON_GetObjectItemCaseSensitive(root, "solver");
     if (solverItem && (e = readSolver(r, solverItem, &solver)) != IC_OK) return e;
+    const cJSON *healthItem = cJSON_GetObjectItemCaseSensitive(root, "health");
+    if (healthItem && (e = icScene_ReadHealth(r, healthItem, &solver.worldDef.health)) != IC_OK)
+        return e;
     scene->mode = solver.mode;
     scene->staticDef = solver.staticDef;
 
     // Check the rest of the document's shape before the costly part (meshes, bodies).
-    const cJSON *bodies;
-    if ((e = icSceneReader_Require(r, root, "", "bodies", &bodies)) != IC_OK) return e;
+    // A scene of rods only (docs/viper.md) needs no tet bodies.
+    const cJSON *bodies = cJSON_GetObjectItemCaseSensitive(root, "bodies");
+    if (!cJSON_GetObjectItemCaseSensitive(root, "rods") &&
+        (e = icSceneReader_Require(r, root, "", "bodies", &bodies)) != IC_OK)
+        return e;
     const cJSON *output = cJSON_GetObjectItemCaseSensitive(root, "output");
     if (output && (e = readOutput(r, output, scene)) != IC_OK) return e;
 
@@ -336,10 +319,14 @@ static icResult readScene(const icSceneReader *r, const cJSON *root, icScene *sc
                                   "the world refused these solver settings");
     if (solver.worldDef.solver == IC_SOLVER_NEWTON)
         icWorld_SetNewtonDef(scene->world, &solver.newtonDef);
-    if ((e = readBodies(r, bodies, scene)) != IC_OK) return e;
+    if (solver.worldDef.solver == IC_SOLVER_INCOMPRESSIBLE)
+        icWorld_SetIncompressibleDef(scene->world, &solver.incompressibleDef);
+    if (bodies && (e = readBodies(r, bodies, scene)) != IC_OK) return e;
     const cJSON *colliders = cJSON_GetObjectItemCaseSensitive(root, "colliders");
-    if (colliders && (e = readColliders(r, colliders, scene->world)) != IC_OK) return e;
-    return IC_OK;
+    if (colliders && (e = icScene_ReadColliders(r, colliders, scene->world)) != IC_OK) return e;
+    const cJSON *contact = cJSON_GetObjectItemCaseSensitive(root, "contact");
+    if (contact && (e = icScene_ReadContact(r, contact, scene->world)) != IC_OK) return e;
+    return icScene_ReadRods(r, root, scene);
 }
 
 // Quotes where cJSON stopped, up to the end of that line.
@@ -415,5 +402,6 @@ icResult icScene_Load(const char *path, icScene *scene, icDiagnostic *diag) {
 void icScene_Destroy(icScene *scene) {
     if (!scene) return;
     if (scene->world) icDestroyWorld(scene->world);
+    if (scene->rods) icDestroyRodWorld(scene->rods);
     memset(scene, 0, sizeof *scene);
 }

@@ -176,8 +176,11 @@ icResult icSceneReader_Int(const icSceneReader *r, const cJSON *obj, const char 
     if (v != floor(v))
         return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, item, p.text, "%g is not an integer", v);
     if (v < lo || v > hi) {
-        if (hi == 2147483647)
+        if (hi == 2147483647 && v < lo)
             return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, item, p.text, "%g must be >= %d", v, lo);
+        if (hi == 2147483647)
+            return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, item, p.text,
+                                      "%g is too large (at most %d)", v, hi);
         return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, item, p.text, "%g is outside [%d, %d]", v,
                                   lo, hi);
     }

@@ -2,7 +2,10 @@
 // The scene runner: steps the frames, tracks volume and failures, writes VTU frames and a
 // .pvd that is valid after every frame, and prints progress.
 #define _POSIX_C_SOURCE 200809L
+#include "io/checkpoint_file.h"
+#include "io/scene_contact.h"
 #include "io/scene_internal.h"
+#include "io/scene_rods.h"
 
 #include "core/core.h"
 
@@ -28,6 +31,7 @@ typedef struct icRunOutput {
     char *names;          ///< (fileCapacity x 32)
     const char **files;   ///< (fileCapacity) into names
     icReal *times;        ///< (fileCapacity)
+    int *frameNumbers;    ///< (fileCapacity) frame of each listed file (for checkpoints)
 } icRunOutput;
 
 static void releaseOutput(icRunOutput *o) {
@@ -38,6 +42,7 @@ static void releaseOutput(icRunOutput *o) {
     icFree(o->names);
     icFree((void *)o->files);
     icFree(o->times);
+    icFree(o->frameNumbers);
 }
 
 static icResult writeFrame(icRunOutput *o, icWorld *world, int frame, icDiagnostic *diag) {
@@ -61,6 +66,7 @@ static icResult writeFrame(icRunOutput *o, icWorld *world, int frame, icDiagnost
     if (r != IC_OK) return r;
     o->files[o->fileCount] = name;
     o->times[o->fileCount] = icWorld_GetTime(world);
+    o->frameNumbers[o->fileCount] = frame;
     ++o->fileCount;
     // Rewritten after every frame, so a run that is killed still leaves a valid collection.
     return icWritePvd(o->pvdPath, o->fileCount, o->files, o->times, diag);
@@ -93,7 +99,9 @@ static icResult openOutput(icRunOutput *o, const icScene *scene, const char *dir
     o->names = IC_ALLOC_ZERO(char, 32 * (size_t)o->fileCapacity);
     o->files = IC_ALLOC_ZERO(const char *, o->fileCapacity);
     o->times = IC_ALLOC(icReal, o->fileCapacity);
-    if (!o->displacement || !o->pressure || !o->stressNorm || !o->names || !o->files || !o->times)
+    o->frameNumbers = IC_ALLOC(int, o->fileCapacity);
+    if (!o->displacement || !o->pressure || !o->stressNorm || !o->names || !o->files || !o->times ||
+        !o->frameNumbers)
         return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, dir, 0, "cannot allocate output buffers");
     return IC_OK;
 }
@@ -125,6 +133,43 @@ static void measureTets(icWorld *world, icReal *J, int tetCount, icRunSummary *s
     summary->invertedTetsFinal = inverted;
 }
 
+// A checkpoint after `frame`: the world's state, the frames listed so far, the figures.
+static icResult saveCheckpoint(const char *path, icWorld *world, const icRunOutput *o, int frame,
+                               double solverSeconds, const icRunSummary *summary,
+                               icDiagnostic *diag) {
+    icRunCheckpoint run = {frame,
+                           solverSeconds,
+                           summary->volumeRatioMin,
+                           summary->volumeRatioMax,
+                           summary->sweepsTotal,
+                           summary->notConverged,
+                           o->fileCount,
+                           o->frameNumbers,
+                           o->times};
+    return icCheckpoint_Write(path, world, &run, diag);
+}
+
+// Resuming: the frames the checkpoint's run listed go back into the .pvd list, except a last
+// frame off the output grid (a run stopped early by --frames lists its last frame).
+static icResult restoreFrameList(icRunOutput *o, const icRunCheckpoint *run, int every,
+                                 const char *path, icDiagnostic *diag) {
+    o->fileCount = 0;
+    for (int i = 0; i < run->outputCount; ++i) {
+        if (run->outputFrames[i] % every != 0) continue;
+        if (o->fileCount >= o->fileCapacity)
+            return icDiag_Set(diag, IC_ERR_BAD_VALUE, path, 0,
+                              "checkpoint lists %d frames, more than this run writes",
+                              run->outputCount);
+        char *name = o->names + 32 * o->fileCount;
+        snprintf(name, 32, "frame_%05d.vtu", run->outputFrames[i]);
+        o->files[o->fileCount] = name;
+        o->times[o->fileCount] = run->outputTimes[i];
+        o->frameNumbers[o->fileCount] = run->outputFrames[i];
+        ++o->fileCount;
+    }
+    return IC_OK;
+}
+
 icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *summary,
                      icDiagnostic *diag) {
     icRunSummary localSummary;
@@ -139,6 +184,27 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
     int every = scene->outputEvery >= 1 ? scene->outputEvery : 1;
     bool writeVtu = opt.writeOutput && scene->writeVtu;
     bool write = writeVtu || (opt.writeOutput && (scene->writeObj || scene->writePly || scene->writePc2));
+    // A scene of rods only writes rod frames (scene_rods.h), no empty tet frames.
+    if (icWorld_GetVertexCount(world) == 0) writeVtu = false;
+
+    // Resuming restores the state (scrambled already) and where the run stood.
+    icRunCheckpoint resume;
+    memset(&resume, 0, sizeof resume);
+    if (opt.resumePath) {
+        if (scene->writePc2 && opt.writeOutput)
+            return icDiag_Set(diag, IC_ERR_UNSUPPORTED, opt.resumePath, 0,
+                              "a run writing a pc2 point cache cannot be resumed (the cache is "
+                              "written whole at the end); drop \"pc2\" from output.format");
+        icResult r = icCheckpoint_Read(opt.resumePath, world, &resume, diag);
+        if (r != IC_OK) return r;
+        if (resume.frame > frames) {
+            icRunCheckpoint_Destroy(&resume);
+            return icDiag_Set(diag, IC_ERR_BAD_VALUE, opt.resumePath, 0,
+                              "checkpoint is at frame %d, past the run's %d frames",
+                              resume.frame, frames);
+        }
+        for (int b = 0; b < scene->bodyCount; ++b) scene->bodies[b].scramble = false;
+    }
 
     // Scrambles apply once, at the start of the first run (then the flag is consumed).
     for (int b = 0; b < scene->bodyCount; ++b) {
@@ -157,23 +223,46 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
                                  frames, every, write, diag);
     icSurfaceOutput surfaceOut;
     memset(&surfaceOut, 0, sizeof surfaceOut);
-    if (result == IC_OK && write) {
+    if (result == IC_OK && write && out.vertexCount > 0) { // none for a scene of rods only
         char stem[256];
         icPath_Stem(scene->path[0] ? scene->path : "scene", stem, sizeof stem);
         result = icSurfaceOutput_Open(&surfaceOut, scene, world, out.dir, stem[0] ? stem : "scene",
                                       every, diag);
     }
-    if (result == IC_OK && writeVtu) result = writeFrame(&out, world, 0, diag);
-    if (result == IC_OK && write) result = icSurfaceOutput_Frame(&surfaceOut, world, 0, diag);
+    // VIPER rods run beside the tet world (docs/viper.md); checkpoints do not hold them.
+    icSceneRodOutput rodOut;
+    memset(&rodOut, 0, sizeof rodOut);
+    if (result == IC_OK && scene->rods && opt.resumePath)
+        result = icDiag_Set(diag, IC_ERR_UNSUPPORTED, opt.resumePath, 0,
+                            "rods are not checkpointed: a scene with rods cannot be resumed");
+    if (result == IC_OK)
+        result = icSceneRods_Open(&rodOut, scene, out.dir, frames, every, write, diag);
+    int firstFrame = opt.resumePath ? resume.frame + 1 : 1;
+    if (result == IC_OK && opt.resumePath && writeVtu)
+        result = restoreFrameList(&out, &resume, every, opt.resumePath, diag);
+    if (!opt.resumePath) {
+        if (result == IC_OK && writeVtu) result = writeFrame(&out, world, 0, diag);
+        if (result == IC_OK && write) result = icSurfaceOutput_Frame(&surfaceOut, world, 0, diag);
+        if (result == IC_OK && write) result = icScene_WriteSkins(world, out.dir, 0, diag);
+    }
 
     icReal ratio = icWorld_GetVolumeRatio(world);
     summary->volumeRatioMin = summary->volumeRatioMax = summary->volumeRatioFinal = ratio;
     double solverSeconds = 0, lastDraw = -1;
-    int done = 0;
-    for (int frame = 1; frame <= frames && result == IC_OK; ++frame) {
+    int done = firstFrame - 1;
+    if (opt.resumePath) {
+        summary->volumeRatioMin = resume.volumeRatioMin;
+        summary->volumeRatioMax = resume.volumeRatioMax;
+        summary->sweepsTotal = resume.sweepsTotal;
+        summary->notConverged = resume.notConverged;
+        solverSeconds = resume.solverSeconds;
+        icRunCheckpoint_Destroy(&resume);
+    }
+    for (int frame = firstFrame; frame <= frames && result == IC_OK; ++frame) {
         icStepStats stats;
         memset(&stats, 0, sizeof stats);
         double start = nowSeconds();
+        int64_t stopsBefore = icWorld_GetHealth(world).stops;
         icResult step;
         if (scene->mode == IC_MODE_STATIC) {
             icWorld_AdvanceTime(world, scene->dt);
@@ -183,7 +272,9 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
                 step = IC_OK;
             }
         } else {
-            step = icWorld_Step(world, scene->dt, &stats);
+            // A scene of rods only has an empty tet world (nothing to step there).
+            step = icWorld_GetVertexCount(world) > 0 ? icWorld_Step(world, scene->dt, &stats)
+                                                     : IC_OK;
             // A Newton step that stops at max_iterations still advanced the state (to its
             // last iterate): counted like a static solve at its cap, not a failed run.
             if (step == IC_ERR_NOT_CONVERGED) {
@@ -191,11 +282,23 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
                 step = IC_OK;
             }
         }
+        if (step == IC_OK) step = icSceneRods_Step(scene);
         solverSeconds += nowSeconds() - start;
         summary->sweepsTotal += stats.sweeps;
 
         ratio = icWorld_GetVolumeRatio(world);
         summary->volumeRatioFinal = ratio;
+        // The health policy "stop" undid the frame: the world keeps its last good state.
+        if (step == IC_ERR_NUMERICAL && icWorld_GetHealth(world).stops > stopsBefore) {
+            icHealthStats health = icWorld_GetHealth(world);
+            summary->nan = stats.nan;
+            summary->volumeRatioFinal = ratio;
+            result = icDiag_Set(diag, IC_ERR_NUMERICAL, name, 0,
+                                "frame %d: the health check stopped the run (%s); the world keeps "
+                                "its state before this frame",
+                                frame, health.lastWarning);
+            break;
+        }
         if (step == IC_ERR_NUMERICAL || stats.nan || !isfinite(ratio)) {
             summary->nan = true;
             done = frame;
@@ -215,6 +318,9 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
         if (write && (frame % every == 0 || frame == frames)) {
             if (writeVtu) result = writeFrame(&out, world, frame, diag);
             if (result == IC_OK) result = icSurfaceOutput_Frame(&surfaceOut, world, frame, diag);
+            // Embedded render surfaces (skins) follow their bodies into every written frame.
+            if (result == IC_OK) result = icScene_WriteSkins(world, out.dir, frame, diag);
+            if (result == IC_OK) result = icSceneRods_Frame(&rodOut, scene, frame, diag);
         }
         if (opt.progress) {
             double now = nowSeconds();
@@ -226,14 +332,29 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
         }
         if (opt.progressFn)
             opt.progressFn(frame, frames, 1e3 * solverSeconds / frame, ratio, opt.progressContext);
+        // Checkpoints come after the frame's files, so a resumed run starts at the next frame.
+        bool interrupted = opt.interrupt && *opt.interrupt && frame < frames;
+        if (result == IC_OK && opt.checkpointPath &&
+            ((opt.checkpointEvery > 0 && frame % opt.checkpointEvery == 0) || interrupted))
+            result = saveCheckpoint(opt.checkpointPath, world, &out, frame, solverSeconds, summary,
+                                    diag);
+        if (result == IC_OK && interrupted) {
+            result = icDiag_Set(diag, IC_ERR_INTERRUPTED, name, 0,
+                                "interrupted after frame %d of %d%s%s", frame, frames,
+                                opt.checkpointPath ? "; checkpoint written to " : "",
+                                opt.checkpointPath ? opt.checkpointPath : "");
+            break;
+        }
     }
     summary->frames = done;
     summary->msPerFrame = done > 0 ? 1e3 * solverSeconds / done : 0;
     if (opt.progress) drawProgress(done, frames, summary->msPerFrame, ratio, true);
     if (out.J) measureTets(world, out.J, out.tetCount, summary);
+    summary->health = icWorld_GetHealth(world);
     // The point cache is committed only for a run that ended well (written whole or not at all).
     icResult closed = icSurfaceOutput_Close(&surfaceOut, result == IC_OK, diag);
     if (result == IC_OK) result = closed;
     releaseOutput(&out);
+    icSceneRods_Close(&rodOut);
     return result;
 }

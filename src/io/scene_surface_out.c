@@ -17,6 +17,8 @@ icResult icSurfaceOutput_Open(icSurfaceOutput *out, const icScene *scene, icWorl
     out->obj = scene->writeObj;
     out->ply = scene->writePly;
     out->pc2 = scene->writePc2;
+    // A world without tets (a rods-only scene) has no boundary surface to write.
+    if (icWorld_GetTetCount(world) == 0) out->obj = out->ply = out->pc2 = false;
     if (!out->obj && !out->ply && !out->pc2) return IC_OK;
     snprintf(out->dir, sizeof out->dir, "%s", dir);
     icTetMesh view = {0};

@@ -35,7 +35,7 @@ static void writeBlockHeader(FILE *fp, uint64_t bytes) { fwrite(&bytes, sizeof b
 // Values as Float64; icReal is double, so this is a plain copy unless built otherwise.
 static void writeFloat64(FILE *fp, const icReal *data, size_t count) {
     if (sizeof(icReal) == sizeof(double)) {
-        fwrite(data, sizeof(double), count, fp);
+        if (count > 0) fwrite(data, sizeof(double), count, fp); // data may be NULL when empty
         return;
     }
     double chunk[1024];

@@ -2,6 +2,9 @@
 // World life cycle, defaults, soft bodies and their per-tet constants (seed 000, sec. 3-4).
 #include "world/world_internal.h"
 
+#include "core/pool.h"
+#include "xpbd/layout.h"
+
 #include <math.h>
 #include <stdio.h>
 
@@ -15,6 +18,13 @@ icWorldDef icDefaultWorldDef(void) {
     def.restShift = true;
     def.workerCount = 1;
     def.linearDamping = 0;
+    def.health = icDefaultHealthDef();
+    def.precision = IC_PRECISION_DOUBLE;
+    def.colouring = IC_COLOURING_GREEDY;
+    def.simd = IC_SIMD_AUTO;
+    def.enqueueTask = NULL;
+    def.finishTask = NULL;
+    def.userTaskContext = NULL;
     return def;
 }
 
@@ -76,10 +86,16 @@ void icLame(icReal youngsModulus, icReal poissonRatio, icReal *mu, icReal *lambd
 }
 
 static bool worldDefIsValid(const icWorldDef *def) {
-    return (def->solver == IC_SOLVER_XPBD || def->solver == IC_SOLVER_NEWTON) &&
+    return (def->solver == IC_SOLVER_XPBD || def->solver == IC_SOLVER_NEWTON ||
+            def->solver == IC_SOLVER_INCOMPRESSIBLE) &&
            icVec3_IsFinite(def->gravity) && def->substeps >= 1 && def->iterations >= 1 &&
            def->workerCount >= 1 && def->linearDamping >= 0 && isfinite(def->linearDamping) &&
-           (def->projection == IC_PROJECTION_SEQUENTIAL || def->projection == IC_PROJECTION_COUPLED);
+           (def->projection == IC_PROJECTION_SEQUENTIAL || def->projection == IC_PROJECTION_COUPLED) &&
+           icHealthDef_IsValid(&def->health) &&
+           (def->precision == IC_PRECISION_DOUBLE || def->precision == IC_PRECISION_FLOAT) &&
+           (def->colouring == IC_COLOURING_GREEDY || def->colouring == IC_COLOURING_CELL) &&
+           (int)def->simd >= IC_SIMD_AUTO && def->simd <= IC_SIMD_AVX512 &&
+           (def->enqueueTask == NULL) == (def->finishTask == NULL);
 }
 
 static uint16_t s_nextWorldIndex;
@@ -119,13 +135,20 @@ static void freeModel(icModel *m) {
     icFree(m->bodies);
     icFree(m->pins);
     icFree(m->planes);
+    icFree(m->tetCell);
     icColouring_Destroy(&m->colouring);
+    icXpbdLayout_Destroy(m->layout);
+    icDestroyPool(m->pool);
 }
 
 void icDestroyWorld(icWorld *world) {
     if (!world) return;
     freeModel(&world->model);
     icNewtonCache_Destroy(world->newton);
+    icIncompressibleCache_Destroy(world->incompressible);
+    icContactSystem_Destroy(world->contact);
+    icSkinSet_Destroy(world->skins);
+    icHealth_Destroy(world);
     icDestroyState(world->state);
     icArena_Destroy(&world->arena);
     icFree(world);
@@ -169,8 +192,8 @@ static bool growModel(icWorld *world, int vertices, int tets) {
         m->vertexCapacity = cap;
     }
     if (nt > m->tetCapacity) {
-        int caps[8];
-        for (int i = 0; i < 8; ++i) caps[i] = m->tetCapacity;
+        int caps[9];
+        for (int i = 0; i < 9; ++i) caps[i] = m->tetCapacity;
         if (!icGrowArray((void **)&m->tets, &caps[0], nt, 4 * sizeof(int)) ||
             !icGrowArray((void **)&m->tetBody, &caps[1], nt, sizeof(int)) ||
             !icGrowArray((void **)&m->invRest, &caps[2], nt, sizeof(icMat3)) ||
@@ -178,7 +201,8 @@ static bool growModel(icWorld *world, int vertices, int tets) {
             !icGrowArray((void **)&m->alphaD, &caps[4], nt, sizeof(icReal)) ||
             !icGrowArray((void **)&m->alphaH, &caps[5], nt, sizeof(icReal)) ||
             !icGrowArray((void **)&m->gamma, &caps[6], nt, sizeof(icReal)) ||
-            !icGrowArray((void **)&m->damping, &caps[7], nt, sizeof(icReal)))
+            !icGrowArray((void **)&m->damping, &caps[7], nt, sizeof(icReal)) ||
+            !icGrowArray((void **)&m->tetCell, &caps[8], nt, sizeof(int)))
             return false;
         m->tetCapacity = caps[0];
     }
@@ -205,6 +229,8 @@ static icResult checkBodyDef(const icSoftBodyDef *def, const icWorld *world, icD
         return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,
                           "poisson_ratio 0 gives lambda = 0, and the mm energy's rest shift "
                           "1 + mu/lambda is infinite; use nu > 0");
+    // The incompressible solver uses the shear modulus only (nu = 0.5 is fine).
+    if (world->model.def.solver == IC_SOLVER_INCOMPRESSIBLE) return IC_OK;
     if (world->model.def.solver == IC_SOLVER_NEWTON) {
         if (def->poissonRatio >= 0.5)
             return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,
@@ -276,6 +302,8 @@ icResult icWorld_CreateSoftBody(icWorld *world, const icTetMesh *mesh, const icS
     body->generation = 1;
     body->def = d;
     icLame(d.youngsModulus, d.poissonRatio, &body->mu, &body->lambda);
+    if (copy.tetCell)
+        for (int a = 0; a < 3; ++a) body->cellCounts[a] = copy.cellCounts[a];
 
     for (int i = 0; i < copy.vertexCount; ++i) {
         int v = body->vertexStart + i;
@@ -288,6 +316,7 @@ icResult icWorld_CreateSoftBody(icWorld *world, const icTetMesh *mesh, const icS
         int g = body->tetStart + t;
         for (int k = 0; k < 4; ++k) m->tets[4 * g + k] = copy.tets[4 * t + k] + body->vertexStart;
         m->tetBody[g] = m->bodyCount;
+        m->tetCell[g] = copy.tetCell ? copy.tetCell[t] : -1;
     }
     m->vertexCount += copy.vertexCount;
     m->tetCount += copy.tetCount;
@@ -435,17 +464,33 @@ icVec3 icModel_PinPosition(const icModel *model, int v, icReal t) {
     return p;
 }
 
+// The reference sweep (coupled projection, or meshes too large for 32-bit offsets) walks
+// greedy colours in tet order; the packed sweep builds its own order and data
+// (src/xpbd/layout.c). Both are rebuilt after bodies are added.
 icResult icModel_UpdateColouring(icModel *model) {
-    if (!model->colouringDirty) return IC_OK;
-    icColouring_Destroy(&model->colouring);
-    icTetMesh view = {0};
-    view.vertexCount = model->vertexCount;
-    view.tetCount = model->tetCount;
-    view.positions = model->restPositions;
-    view.tets = model->tets;
-    icResult r = icTetMesh_ColourGreedy(&view, &model->colouring);
-    if (r == IC_OK) model->colouringDirty = false;
-    return r;
+    if (!model->pool) {
+        model->pool = icCreatePool(model->def.workerCount, model->def.enqueueTask,
+                                   model->def.finishTask, model->def.userTaskContext);
+        if (!model->pool) return IC_ERR_OUT_OF_MEMORY;
+    }
+    if (model->colouringDirty || !icXpbdLayout_Matches(model->layout, model)) {
+        icXpbdLayout_Destroy(model->layout);
+        model->layout = NULL;
+        icColouring_Destroy(&model->colouring);
+        icResult r = icXpbdLayout_Create(model, &model->layout);
+        if (r != IC_OK && r != IC_ERR_UNSUPPORTED) return r;
+        model->colouringDirty = false;
+    }
+    bool reference = model->def.projection == IC_PROJECTION_COUPLED || !model->layout;
+    if (reference && !model->colouring.colourStart) {
+        icTetMesh view = {0};
+        view.vertexCount = model->vertexCount;
+        view.tetCount = model->tetCount;
+        view.positions = model->restPositions;
+        view.tets = model->tets;
+        return icTetMesh_ColourGreedy(&view, &model->colouring);
+    }
+    return IC_OK;
 }
 
 int icWorld_GetVertexCount(const icWorld *world) { return world->model.vertexCount; }

@@ -5,6 +5,7 @@
 
 #include "core/core.h"
 #include "isochor/fem.h"
+#include "isochor/incompressible.h"
 #include "isochor/world.h"
 
 /// One soft body's slice of the global arrays and its material.
@@ -14,6 +15,7 @@ typedef struct icBodyRecord {
     uint16_t generation;
     icSoftBodyDef def;
     icReal mu, lambda; ///< Lamé parameters (lambda = +inf at nu = 0.5)
+    int cellCounts[3]; ///< hex grid the mesh came from (icTetMesh.cellCounts), 0 when none
 } icBodyRecord;
 
 /// A pinned vertex's prescribed motion (shared by all vertices of one icPinDef).
@@ -53,8 +55,12 @@ typedef struct icModel {
     int pinCount, pinCapacity;
     icPlane *planes;
     int planeCount, planeCapacity;
-    icColouring colouring; ///< valid when !colouringDirty
+    int *tetCell;          ///< (tetCount) hex cell of the tet within its body's grid, -1 if none
+    icColouring colouring; ///< valid when !colouringDirty (reference sweep only)
     bool colouringDirty;
+    struct icXpbdLayout *layout; ///< packed sweep order and data (src/xpbd/layout.c), built
+                                 ///< with the colouring
+    struct icPool *pool;         ///< threads of the parallel loops (src/core/pool.c)
     int revision;          ///< bumped when vertices/tets are added (states must match)
 } icModel;
 
@@ -80,6 +86,11 @@ struct icWorld {
     icNewtonCache *newton;     ///< force-based solver workspace, built on first use
     icNewtonDef newtonDef;     ///< its settings
     icNewtonStats newtonStats; ///< what its last step or solve did
+    struct icContactSystem *contact; ///< colliders, bones, contact (src/collision); NULL until used
+    struct icSkinSet *skins;         ///< embedded render surfaces (src/skin); NULL until used
+    icHealthStats health;            ///< what the per-step checks found (src/world/health.c)
+    icState *lastGood;               ///< state before the current step (IC_HEALTH_STOP only)
+    struct icIncompressibleCache *incompressible; ///< seed 003 solver (src/incompressible)
 };
 
 icModel *icWorld_Model(icWorld *world);
@@ -112,5 +123,45 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *state, const icStaticDef *d
 /// One Gauss-Seidel sweep over all tets in colour order with substep h (multipliers in
 /// state). Returns the number of tets whose projection was skipped (degenerate).
 int icXpbd_Sweep(const icModel *model, icState *state, icReal h);
+/// The sweep above in its reference form: tet by tet in double in greedy colour order
+/// (src/xpbd/project.c); the coupled projection uses it.
+int icXpbd_SweepReference(const icModel *model, icState *state, icReal h);
+/// Start of a substep's sweeps: zeroes the multipliers (the state's and the sweep's own).
+void icXpbd_ClearMultipliers(const icModel *model, icState *state);
+/// Before a step of `sweeps` sweeps (-1: unknown): the packed sweep then writes multipliers
+/// back only in the last one when there is one sweep per substep.
+void icXpbd_BeginStep(const icModel *model, int sweeps);
+/// Copies the multipliers the sweep keeps in its own order to the state (end of a step).
+void icXpbd_SyncMultipliers(const icModel *model, icState *state);
+/// Tets with det F <= 0 in the state, counted on the model's workers (same count for any).
+int icXpbd_CountInverted(const icModel *model, const icState *state);
 /// Resolves plane contacts with friction for the current substep; returns contact count.
 int icXpbd_ProjectPlanes(const icModel *model, icState *state);
+
+// Contact, bones and skins (src/collision, src/skin). Every hook is a no-op for a world that
+// never used them (world->contact NULL).
+typedef struct icContactSystem icContactSystem;
+typedef struct icSkinSet icSkinSet;
+void icContactSystem_Destroy(icContactSystem *contact);
+void icSkinSet_Destroy(icSkinSet *skins);
+/// Once per step (frame): boundary surface, collider and body/self contact candidates for a
+/// step of dt from the state's time (seed 000, Algorithm 1, CollectCollidingPairs).
+icResult icContact_BeginStep(icWorld *world, icState *state, icReal dt);
+/// Start of a substep from t0 to t1: collider and bone transforms, attachment multipliers.
+void icContact_BeginSubstep(icWorld *world, icReal t0, icReal t1);
+/// Where a vertex hard-attached to a bone must be at the substep's end (false if none).
+bool icContact_HeldPosition(const icWorld *world, int vertex, icVec3 *position);
+/// Attachment, collider and body/self contact projections of one sweep; returns the number
+/// of vertices touching a collider.
+int icContact_Project(icWorld *world, icState *state, icReal h);
+
+// Numerical health (src/world/health.c): wrapped around every step and static solve.
+/// Before a step: keeps the state to go back to when the policy is IC_HEALTH_STOP.
+void icHealth_BeforeStep(icWorld *world);
+/// After a step that returned result: checks the state, counts warnings, applies the policy
+/// and returns the step's result (IC_ERR_NUMERICAL for a non-finite state or a stop).
+icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats);
+/// Frees what the checks keep.
+void icHealth_Destroy(icWorld *world);
+/// Policy in range, maxSpeed and maxVolumeDrift > 0, maxInvertedTets >= 0.
+bool icHealthDef_IsValid(const icHealthDef *def);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// XPBD projection of one tet's deviatoric and hydrostatic constraints, and the coloured
-// Gauss-Seidel sweep over all tets (seed 000, eqs. 19-20 and Algorithm 1).
+// The reference XPBD projection of one tet's deviatoric and hydrostatic constraints, and
+// the coloured Gauss-Seidel sweep over all tets in double, tet by tet (seed 000, eqs. 19-20
+// and Algorithm 1). The coupled projection runs here; the packed sweep (xpbd/sweep.c) is
+// the fast form of the sequential one.
 #include "world/world_internal.h"
 #include "xpbd/constraints.h"
 
@@ -121,7 +123,7 @@ static int projectTet(const icModel *m, icState *s, int t, icReal h, icProjectio
     return done ? 0 : 1;
 }
 
-int icXpbd_Sweep(const icModel *model, icState *state, icReal h) {
+int icXpbd_SweepReference(const icModel *model, icState *state, icReal h) {
     int skipped = 0;
     const icColouring *c = &model->colouring;
     icProjection mode = model->def.projection;

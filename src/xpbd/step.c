@@ -13,14 +13,19 @@ static double nowMs(void) {
 }
 
 // Start of a substep: remember x, integrate external forces on free axes, and move held
-// axes to where their pin puts them at time t (kinematic vertices).
-static void predict(const icModel *m, icState *s, icReal h, icReal t, icVec3 gravity, bool inertia) {
+// axes to where their pin (or the bone they are attached to) puts them at time t.
+static void predict(const icWorld *world, icState *s, icReal h, icReal t, icVec3 gravity, bool inertia) {
+    const icModel *m = &world->model;
     for (int v = 0; v < m->vertexCount; ++v) {
         icVec3 x = icVec3_Load(s->x, v);
         icVec3_Store(s->xPrev, v, x);
         icVec3 vel = inertia ? icVec3_Load(s->v, v) : icVec3_Make(0, 0, 0);
         icVec3 w = icVec3_Load(m->invMass, v);
-        icVec3 pinned = m->vertexPin[v] >= 0 ? icModel_PinPosition(m, v, t) : x;
+        icVec3 pinned = x;
+        if (m->vertexPin[v] >= 0)
+            pinned = icModel_PinPosition(m, v, t);
+        else if (w.x == 0 || w.y == 0 || w.z == 0)
+            icContact_HeldPosition(world, v, &pinned);
         // Axis by axis: free axes fall, held ones follow their pin (or stay).
         if (w.x > 0) { vel.x += h * gravity.x; x.x += h * vel.x; } else x.x = pinned.x;
         if (w.y > 0) { vel.y += h * gravity.y; x.y += h * vel.y; } else x.y = pinned.y;
@@ -36,11 +41,8 @@ static void updateVelocities(const icModel *m, icState *s, icReal h) {
     for (int i = 0; i < 3 * m->vertexCount; ++i) s->v[i] = (s->x[i] - s->xPrev[i]) * scale;
 }
 
-static void clearMultipliers(const icModel *m, icState *s) {
-    if (m->tetCount == 0) return;
-    memset(s->lambdaD, 0, sizeof(icReal) * (size_t)m->tetCount);
-    memset(s->lambdaH, 0, sizeof(icReal) * (size_t)m->tetCount);
-}
+// Also tells the packed sweep (xpbd/sweep.c) that its multipliers restart at zero.
+static void clearMultipliers(const icModel *m, icState *s) { icXpbd_ClearMultipliers(m, s); }
 
 static bool positionsFinite(const icModel *m, const icState *s) {
     for (int i = 0; i < 3 * m->vertexCount; ++i)
@@ -48,12 +50,6 @@ static bool positionsFinite(const icModel *m, const icState *s) {
     return true;
 }
 
-static int countInverted(const icModel *m, const icState *s) {
-    int count = 0;
-    for (int t = 0; t < m->tetCount; ++t)
-        if (icMat3_Det(icModel_TetF(m, s->x, t)) <= 0) ++count;
-    return count;
-}
 
 icResult icXpbd_Step(icWorld *world, icState *s, icReal dt, icStepStats *stats) {
     icModel *m = &world->model;
@@ -62,26 +58,32 @@ icResult icXpbd_Step(icWorld *world, icState *s, icReal dt, icStepStats *stats) 
     icResult r = icModel_UpdateColouring(m);
     if (r != IC_OK) return r;
     int substeps = m->def.substeps, iterations = m->def.iterations;
+    icXpbd_BeginStep(m, substeps * iterations);
     icReal h = dt / substeps;
     int contacts = 0;
+    // Collision candidates once per frame, constraints re-evaluated every substep.
+    if ((r = icContact_BeginStep(world, s, dt)) != IC_OK) return r;
     for (int step = 0; step < substeps; ++step) {
-        predict(m, s, h, s->time + h, m->def.gravity, true);
+        icContact_BeginSubstep(world, s->time, s->time + h);
+        predict(world, s, h, s->time + h, m->def.gravity, true);
         // Multipliers restart every substep (seed 000, Algorithm 1).
         clearMultipliers(m, s);
         for (int it = 0; it < iterations; ++it) {
             icXpbd_Sweep(m, s, h);
             contacts = icXpbd_ProjectPlanes(m, s);
+            contacts += icContact_Project(world, s, h);
         }
         updateVelocities(m, s, h);
         s->time += h;
         s->lastSubstep = h;
         s->substepCount++;
     }
+    icXpbd_SyncMultipliers(m, s); // the packed sweep's multipliers back into the state
     local.substeps = substeps;
     local.sweeps = substeps * iterations;
     local.contacts = contacts;
     local.nan = !positionsFinite(m, s);
-    local.invertedTets = local.nan ? m->tetCount : countInverted(m, s);
+    local.invertedTets = local.nan ? m->tetCount : icXpbd_CountInverted(m, s);
     local.converged = !local.nan;
     local.milliseconds = nowMs() - t0;
     if (stats) *stats = local;
@@ -119,18 +121,27 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
     double t0 = nowMs();
     icResult r = icModel_UpdateColouring(m);
     if (r != IC_OK) return r;
+    icXpbd_BeginStep(m, -1);
     icReal h = def->pseudoStep;
     icReal size = restSize(m);
     icVec3 g = def->gravity ? m->def.gravity : icVec3_Make(0, 0, 0);
     icReal residual = INFINITY, previousEnergy = 0;
-    int sweeps = 0, contacts = 0;
+    int sweeps = 0, contacts = 0, substep = 0;
     memset(s->v, 0, sizeof(icReal) * 3 * (size_t)m->vertexCount);
+    // The clock stands still: colliders and bones hold their pose at s->time, and contact
+    // candidates are refreshed every IC_STATIC_CONTACT_EVERY pseudo steps.
+    enum { IC_STATIC_CONTACT_EVERY = 20 };
     while (sweeps < def->maxSweeps) {
-        predict(m, s, h, s->time, g, true);
+        if (substep++ % IC_STATIC_CONTACT_EVERY == 0 &&
+            (r = icContact_BeginStep(world, s, h * IC_STATIC_CONTACT_EVERY)) != IC_OK)
+            return r;
+        icContact_BeginSubstep(world, s->time, s->time);
+        predict(world, s, h, s->time, g, true);
         clearMultipliers(m, s);
         for (int it = 0; it < def->iterationsPerStep && sweeps < def->maxSweeps; ++it, ++sweeps) {
             icXpbd_Sweep(m, s, h);
             contacts = icXpbd_ProjectPlanes(m, s);
+            contacts += icContact_Project(world, s, h);
         }
         updateVelocities(m, s, h);
         s->lastSubstep = h;
@@ -149,12 +160,13 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
         if (!isfinite(residual) || residual < def->tolerance) break;
     }
     memset(s->v, 0, sizeof(icReal) * 3 * (size_t)m->vertexCount);
+    icXpbd_SyncMultipliers(m, s);
     local.sweeps = sweeps;
     local.residual = residual;
     local.contacts = contacts;
     local.nan = !positionsFinite(m, s);
     local.converged = !local.nan && residual < def->tolerance;
-    local.invertedTets = local.nan ? m->tetCount : countInverted(m, s);
+    local.invertedTets = local.nan ? m->tetCount : icXpbd_CountInverted(m, s);
     local.milliseconds = nowMs() - t0;
     if (stats) *stats = local;
     if (local.nan) return IC_ERR_NUMERICAL;
@@ -164,18 +176,28 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
 icResult icWorld_Step(icWorld *world, icReal dt, icStepStats *stats) {
     IC_ASSERT(world);
     if (!(dt > 0) || !isfinite(dt)) return IC_ERR_INVALID_ARGUMENT;
-    if (world->model.def.solver == IC_SOLVER_NEWTON)
-        return icNewton_Step(world, &world->newton, &world->newtonDef, dt, stats, &world->newtonStats);
-    return icXpbd_Step(world, world->state, dt, stats);
+    // Health checks (src/world/health.c) wrap both solvers.
+    icHealth_BeforeStep(world);
+    if (world->model.def.solver == IC_SOLVER_INCOMPRESSIBLE)
+        return icHealth_AfterStep(
+            world, icIncompressible_Step(world, &world->incompressible, dt, stats), stats);
+    icResult r = world->model.def.solver == IC_SOLVER_NEWTON
+                     ? icNewton_Step(world, &world->newton, &world->newtonDef, dt, stats,
+                                     &world->newtonStats)
+                     : icXpbd_Step(world, world->state, dt, stats);
+    return icHealth_AfterStep(world, r, stats);
 }
 
 icResult icWorld_SolveStatic(icWorld *world, const icStaticDef *def, icStepStats *stats) {
     IC_ASSERT(world);
     icStaticDef d = def ? *def : icDefaultStaticDef();
+    if (world->model.def.solver == IC_SOLVER_INCOMPRESSIBLE) return IC_ERR_UNSUPPORTED;
     if (!(d.pseudoStep > 0) || d.iterationsPerStep < 1 || d.maxSweeps < 1 || !(d.tolerance >= 0))
         return IC_ERR_INVALID_ARGUMENT;
-    if (world->model.def.solver == IC_SOLVER_NEWTON)
-        return icNewton_SolveStatic(world, &world->newton, &world->newtonDef, d.gravity, stats,
-                                    &world->newtonStats);
-    return icXpbd_SolveStatic(world, world->state, &d, stats);
+    icHealth_BeforeStep(world);
+    icResult r = world->model.def.solver == IC_SOLVER_NEWTON
+                     ? icNewton_SolveStatic(world, &world->newton, &world->newtonDef, d.gravity,
+                                            stats, &world->newtonStats)
+                     : icXpbd_SolveStatic(world, world->state, &d, stats);
+    return icHealth_AfterStep(world, r, stats);
 }

@@ -191,9 +191,9 @@ IC_TEST(io, scene_unknown_keys) {
                 IC_ERR_UNKNOWN_KEY, 3, "bodies[0].mesh.radius: unknown key");
     expectError("{\"dt\": 1, \"bodies\": [{\"mesh\": {\"generat\": \"box\"}}]}", IC_ERR_UNKNOWN_KEY,
                 1, "bodies[0].mesh.generat: unknown key");
-    expectError("{\"dt\": 1, \"colliders\": [{\"plane\": {}, \"sphere\": {}}], \"bodies\": [" 
+    expectError("{\"dt\": 1, \"colliders\": [{\"plane\": {}, \"cone\": {}}], \"bodies\": [" 
                 "{\"mesh\": {\"generate\": \"box\", \"cells\": 1}}]}",
-                IC_ERR_UNKNOWN_KEY, 1, "colliders[0].sphere: unknown key");
+                IC_ERR_UNKNOWN_KEY, 1, "colliders[0].cone: unknown key");
     expectError("{\"dt\": 1, \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 1},\n"
                 "\"pin\": [{\"box\": {\"min\": [0,0,0], \"max\": [1,1,1]},\n"
                 "\"motion\": {\"rotate\": {\"axis\": [1,0,0],\n\"degrees\": 3}}}]}]}",
@@ -307,7 +307,7 @@ IC_TEST(io, scene_missing_and_unsupported) {
                 IC_ERR_MISSING_KEY, 2, "bodies[0].pin[0].box: required key is missing");
     expectError("{\"dt\": 1,\n\"solver\": {\n\"type\": \"cholmod\"}, \"bodies\": []}",
                 IC_ERR_UNSUPPORTED, 3,
-                "solver.type: 'cholmod' is not supported (known: xpbd, newton, quasistatic)");
+                "solver.type: 'cholmod' is not supported (known: xpbd, newton, quasistatic, incompressible)");
     // The XPBD world refuses material models it cannot minimise, at the model's line.
     expectError("{\"dt\": 1, \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 1},\n"
                 "\"material\": {\n\"model\": \"stvk\"}}]}",

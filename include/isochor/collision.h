@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+// Contact and kinematics for the XPBD solver: colliders (sphere, box, capsule, triangle mesh)
+// that move along keyframed rigid tracks, contact between tet bodies and within one (self
+// contact), bones that carry attached vertices, and a proximity query that finds
+// point-triangle and edge-edge pairs within a distance (seed 003, sec. 4 reuses it).
+#pragma once
+
+#include "isochor/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// ---------------------------------------------------------------------------------------
+// Rigid tracks: keyframed motion of a collider or a bone relative to its rest pose.
+
+/// One key: at `time` the object is turned by `degrees` about `axis` through the track's
+/// pivot, then moved by `translation` (both relative to the rest pose).
+typedef struct icRigidKey {
+    icReal time;        ///< s; keys are in ascending time
+    icVec3 translation; ///< m
+    icVec3 axis;        ///< rotation axis, any length > 0 (unused when degrees is 0)
+    icReal degrees;     ///< rotation angle, degrees (any size: 720 is two turns)
+} icRigidKey;
+
+/// A keyframed rigid motion. Between keys the translation and the rotation vector
+/// (axis * angle) are interpolated linearly, so keys about one axis spin through any angle;
+/// before the first key the first holds, after the last the last (or the track repeats).
+typedef struct icRigidTrack {
+    icVec3 pivot;            ///< rotation centre in rest coordinates, m
+    const icRigidKey *keys;  ///< (keyCount), copied by the function the track is given to
+    int keyCount;            ///< 0 = at rest forever
+    bool loop;               ///< repeat with period (last key time - first key time)
+} icRigidTrack;
+
+/// Defaults: pivot 0, no keys, no loop.
+icRigidTrack icDefaultRigidTrack(void);
+/// Default key: time 0, no translation, axis +y, 0 degrees.
+icRigidKey icDefaultRigidKey(void);
+/// The rest-to-current map of a track at time t: x = R x0 + T for a rest point x0.
+void icRigidTrack_Evaluate(const icRigidTrack *track, icReal t, icMat3 *R, icVec3 *T);
+
+// ---------------------------------------------------------------------------------------
+// Kinematic colliders. Boundary vertices of every body are kept `thickness` outside the
+// collider's surface, with Coulomb friction, as constraints in the XPBD Gauss-Seidel loop.
+// Candidates are found once per step (frame) and the constraints re-evaluated every substep
+// (seed 000, Algorithm 1). The XPBD solver only: a Newton world refuses colliders.
+
+typedef enum icColliderShape {
+    IC_COLLIDER_SPHERE = 0, ///< centre, radius
+    IC_COLLIDER_BOX,        ///< centre, halfExtents, orientation (axis, degrees)
+    IC_COLLIDER_CAPSULE,    ///< segment a-b, radius
+    IC_COLLIDER_MESH,       ///< closed triangle mesh (one-sided when open), wound CCW outside
+} icColliderShape;
+
+/// A collider, described in its rest pose (world coordinates at rest) plus a track.
+typedef struct icColliderDef {
+    icColliderShape shape;    ///< default IC_COLLIDER_SPHERE
+    icVec3 centre;            ///< sphere and box centre, m; default 0
+    icReal radius;            ///< sphere and capsule radius, m, > 0; default 0.5
+    icVec3 halfExtents;       ///< box half sizes along its own axes, m, > 0; default 0.5
+    icVec3 axis;              ///< box orientation at rest: its axes turned by degrees about
+    icReal degrees;           ///< this axis; default +y, 0
+    icVec3 a, b;              ///< capsule segment ends, m; default (0, -0.5, 0), (0, 0.5, 0)
+    int vertexCount;          ///< mesh: vertices (copied)
+    const icReal *positions;  ///< mesh: (vertexCount x 3), m
+    int triangleCount;        ///< mesh: triangles (copied)
+    const int *triangles;     ///< mesh: (triangleCount x 3), counter-clockwise seen from outside
+    icReal friction;          ///< dynamic Coulomb coefficient, >= 0; default 0.5
+    icReal staticFriction;    ///< static Coulomb coefficient, >= 0; default 0.5
+    icReal thickness;         ///< distance kept from the surface, m, >= 0; default 0.001
+    icRigidTrack track;       ///< motion; default at rest
+} icColliderDef;
+
+/// Defaults as listed in icColliderDef.
+icColliderDef icDefaultColliderDef(void);
+
+/// A collider handle: index + 1 and a generation, so {0} is null.
+typedef struct icColliderId {
+    int32_t index1;
+    uint16_t world0;
+    uint16_t generation;
+} icColliderId;
+
+/// Adds a collider. IC_ERR_BAD_VALUE for a bad def (sizes <= 0, negative friction, a mesh
+/// index out of range, a degenerate box axis), IC_ERR_NOT_FINITE, IC_ERR_EMPTY for a mesh
+/// without triangles, IC_ERR_UNSUPPORTED in a Newton world; diag (may be NULL) says why.
+icResult icWorld_AddCollider(icWorld *world, const icColliderDef *def, icColliderId *id,
+                             icDiagnostic *diag);
+bool icCollider_IsValid(const icWorld *world, icColliderId id);
+int icWorld_GetColliderCount(const icWorld *world);
+/// Signed distance (m, negative inside) from p to the collider's surface at time t, with
+/// the closest surface point and the unit outward normal there (either may be NULL).
+/// Meshes use angle-weighted pseudo-normals for the sign, so closed meshes are exact.
+icReal icCollider_Distance(const icWorld *world, icColliderId id, icVec3 p, icReal t,
+                           icVec3 *closest, icVec3 *normal);
+/// The collider's rest-to-current map at time t (x = R x0 + T).
+void icCollider_GetTransform(const icWorld *world, icColliderId id, icReal t, icMat3 *R,
+                             icVec3 *T);
+
+// ---------------------------------------------------------------------------------------
+// Contact between tet bodies and within one. Only boundary vertices and boundary triangles
+// take part (interior vertices never collide): each boundary vertex is kept `thickness` in
+// front of the boundary triangles of other bodies (and of its own body with selfContact).
+// Pairs are collected once per step with a spatial hash over the boundary triangles, sorted,
+// and projected every substep as XPBD position constraints with friction.
+
+typedef struct icContactDef {
+    bool bodyContact;      ///< contact between different bodies; default false
+    bool selfContact;      ///< contact within one body; default false
+    icReal thickness;      ///< distance kept between a vertex and a triangle, m, > 0; default 0.01
+    icReal friction;       ///< dynamic Coulomb coefficient between bodies, >= 0; default 0.3
+    icReal staticFriction; ///< static coefficient, >= 0; default 0.3
+    icReal restExclusion;  ///< self contact ignores vertex-triangle pairs of one body closer
+                           ///< at rest than this or than the mean boundary edge, whichever is
+                           ///< larger (neighbours on the surface), m; must be >= thickness;
+                           ///< default 0.015 (1.5 x the default thickness)
+} icContactDef;
+
+/// Defaults as listed in icContactDef (contact off).
+icContactDef icDefaultContactDef(void);
+/// Sets the contact settings. IC_ERR_BAD_VALUE for thickness <= 0, negative friction or
+/// restExclusion < thickness; IC_ERR_UNSUPPORTED in a Newton world when contact is on.
+icResult icWorld_SetContactDef(icWorld *world, const icContactDef *def);
+icContactDef icWorld_GetContactDef(const icWorld *world);
+
+/// What the contact stages did in the last step (or static solve).
+typedef struct icContactStats {
+    int boundaryVertices;   ///< vertices on the boundary of all bodies
+    int boundaryTriangles;  ///< triangles on it
+    int colliderCandidates; ///< (vertex, collider) pairs from the broad phase
+    int colliderContacts;   ///< of those, in contact in the last substep
+    int selfCandidates;     ///< vertex-triangle pairs between / within bodies
+    int selfContacts;       ///< of those, in contact in the last substep
+    int attachments;        ///< compliant attachments projected
+    icReal broadPhaseMs;    ///< candidate collection, once per step
+    icReal colliderMs;      ///< collider projections over all substeps
+    icReal selfMs;          ///< body and self contact projections over all substeps
+    icReal attachmentMs;    ///< attachment projections over all substeps
+} icContactStats;
+
+void icWorld_GetContactStats(const icWorld *world, icContactStats *stats);
+
+// ---------------------------------------------------------------------------------------
+// Bones and attachments: vertices follow a kinematic frame, hard (like a pin) or through a
+// compliant zero-length spring (XPBD compliance).
+
+typedef struct icBoneId {
+    int32_t index1;
+    uint16_t world0;
+    uint16_t generation;
+} icBoneId;
+
+typedef struct icBoneDef {
+    icBoneId parent;     ///< {0} = none; the track then moves the bone relative to its parent
+    icRigidTrack track;  ///< motion relative to the rest pose (after the parent's)
+    icVec3 a, b;         ///< the bone's capsule at rest, m (for attaching by distance)
+    icReal radius;       ///< capsule radius, m, >= 0; default 0
+} icBoneDef;
+
+/// Defaults: no parent, at rest, a zero-length capsule at the origin.
+icBoneDef icDefaultBoneDef(void);
+/// Adds a bone. IC_ERR_BAD_VALUE (bad parent, radius < 0), IC_ERR_NOT_FINITE,
+/// IC_ERR_UNSUPPORTED in a Newton world.
+icResult icWorld_AddBone(icWorld *world, const icBoneDef *def, icBoneId *id);
+bool icBone_IsValid(const icWorld *world, icBoneId id);
+/// Rest-to-current map of a bone at time t with its parents composed (x = R x0 + T).
+void icBone_GetTransform(const icWorld *world, icBoneId id, icReal t, icMat3 *R, icVec3 *T);
+/// Distance (m, 0 inside) from a point to the bone's capsule at time t.
+icReal icBone_Distance(const icWorld *world, icBoneId id, icVec3 p, icReal t);
+
+typedef enum icAttachRegion {
+    IC_ATTACH_NEAR_BONE = 0, ///< vertices within `distance` of a bone capsule (inside counts)
+    IC_ATTACH_BOX,           ///< vertices inside a box
+} icAttachRegion;
+
+typedef struct icAttachDef {
+    icAttachRegion region; ///< default IC_ATTACH_NEAR_BONE
+    icReal distance;       ///< NEAR_BONE: m beyond the capsule surface, >= 0; default 0
+    icVec3 boxMin, boxMax; ///< BOX: world coordinates now; default empty
+    icReal compliance;     ///< m/N, >= 0; 0 = hard: the vertex follows the bone exactly
+} icAttachDef;
+
+icAttachDef icDefaultAttachDef(void);
+/// Attaches the body's vertices in the region, each to the nearest of the given bones
+/// (nearest capsule; the lower index on ties), keeping its offset in the bone's frame at the
+/// world's current time. Pinned or already attached vertices are skipped. *attachedCount
+/// (optional) gets how many were attached. IC_ERR_INVALID_ARGUMENT for bad ids or no bones,
+/// IC_ERR_BAD_VALUE for a bad def.
+icResult icBody_Attach(icWorld *world, icBodyId body, const icBoneId *bones, int boneCount,
+                       const icAttachDef *def, int *attachedCount);
+
+// ---------------------------------------------------------------------------------------
+// Proximity query: all point-triangle and edge-edge pairs of a triangle surface within a
+// distance (Bridson et al. 2002 repulsion pairs; seed 003, sec. 4 makes each a constraint
+// c^T dv = 0 with c_i = weights[i] * normal).
+
+typedef enum icProximityKind {
+    IC_PROXIMITY_POINT_TRIANGLE = 0,
+    IC_PROXIMITY_EDGE_EDGE,
+} icProximityKind;
+
+typedef struct icProximityPair {
+    icProximityKind kind;
+    int vertices[4];   ///< point-triangle: p, t0, t1, t2; edge-edge: a0, a1, b0, b1
+    icReal weights[4]; ///< sum_i weights[i] x_i = closest point of the first primitive minus
+                       ///< that of the second: (1, -b0, -b1, -b2) with the triangle's
+                       ///< barycentric b; (1-s, s, -(1-u), -u) with the edge parameters s, u
+    icVec3 normal;     ///< unit, from the second primitive towards the first
+    icReal distance;   ///< m
+} icProximityPair;
+
+/// A growable list of pairs; release with icProximityPairs_Destroy.
+typedef struct icProximityPairs {
+    int count, capacity;
+    icProximityPair *items; ///< (count)
+} icProximityPairs;
+
+typedef struct icProximityDef {
+    icReal distance;          ///< m, >= 0; default 0.01
+    bool pointTriangle;       ///< default true
+    bool edgeEdge;            ///< default true
+    const int *vertexGroup;   ///< (vertexCount) group per vertex or NULL; with it, pairs
+    bool sameGroup;           ///< within one group are kept only when sameGroup (default true)
+    const icReal *restPositions; ///< (vertexCount x 3) or NULL; pairs of one group (or all,
+    icReal restDistance;      ///< without groups) closer than restDistance at rest are
+                              ///< skipped: neighbours on one surface
+} icProximityDef;
+
+/// Defaults as listed in icProximityDef.
+icProximityDef icDefaultProximityDef(void);
+/// Finds all pairs within def->distance: a surface point and a triangle not incident to it,
+/// two surface edges sharing no vertex. Listed point-triangle pairs first (by point, then
+/// triangle index), then edge-edge pairs (edges as sorted vertex pairs, ascending): the same
+/// input always gives the same list. pairs is reset first and grown as needed.
+/// IC_ERR_INDEX_OUT_OF_RANGE for a bad triangle index, IC_ERR_BAD_VALUE for a bad distance.
+icResult icFindProximityPairs(const icReal *positions, int vertexCount, const int *triangles,
+                              int triangleCount, const icProximityDef *def,
+                              icProximityPairs *pairs);
+/// The same over the boundary of all bodies of a world at the current positions, with each
+/// body a group (sameGroup = true) and rest pairs closer than distance skipped.
+icResult icWorld_FindProximityPairs(const icWorld *world, icReal distance,
+                                    icProximityPairs *pairs);
+void icProximityPairs_Destroy(icProximityPairs *pairs);
+
+#ifdef __cplusplus
+}
+#endif

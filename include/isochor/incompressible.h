@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+// Volume-conserving FEM (seed 003, Irving, Schroeder & Fedkiw 2007): one-ring volumes, the
+// divergence operator J = dV/dx and its transpose, the pressure matrix J M^-1 J^T, MINRES and
+// Jacobi-PCG, contact constraints as palindromic projection sweeps, the two pressure
+// projections, and the world solver IC_SOLVER_INCOMPRESSIBLE that steps with them.
+#pragma once
+
+#include "isochor/fem.h"
+#include "isochor/sparse.h"
+#include "isochor/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// ---------------------------------------------------------------------------------------
+// Operators (spec 1). Tets are (tetCount x 4) global indices, positively oriented at rest;
+// g holds the volume gradients g_{t,a} = dV_t/dx_{t_a} as (tetCount x 12) reals.
+
+/// Signed volume of one tet and its four gradients g_a (spec 1.1: g_1 = (b x c)/6, ...,
+/// g_0 = -(g_1 + g_2 + g_3)).
+icReal icTet_VolumeGradients(icVec3 x0, icVec3 x1, icVec3 x2, icVec3 x3, icVec3 g[4]);
+/// One-ring volumes V_k = 1/4 sum_{t in ring(k)} V_t (vertexCount) at x (vertexCount x 3);
+/// returns the total signed volume (equal to sum_k V_k).
+icReal icOneRing_Volumes(const icReal *x, int vertexCount, const int *tets, int tetCount,
+                         icReal *ringVolumes);
+/// Per-tet volume gradients at x into g (tetCount x 12).
+void icOneRing_Gradients(const icReal *x, const int *tets, int tetCount, icReal *g);
+/// out = J v (vertexCount): (J v)_k = 1/4 sum_{t in ring(k)} sum_a g_{t,a} . v_{t_a}.
+void icOneRing_Divergence(const icReal *g, const int *tets, int tetCount, int vertexCount,
+                          const icReal *v, icReal *out);
+/// out = J^T p (vertexCount x 3): (J^T p)_j = sum_{t in ring(j)} pbar_t g_{t,j}. The
+/// pressure force is +J^T p (positive pressure pushes outward); grad p = -J^T p.
+void icOneRing_DivergenceTranspose(const icReal *g, const int *tets, int tetCount,
+                                   int vertexCount, const icReal *p, icReal *out);
+
+/// Scalar compressed-row matrix: row r has entries rowStart[r] .. rowStart[r+1]-1 with
+/// ascending columns.
+typedef struct icCsr {
+    int rowCount, colCount, nonzeroCount;
+    int *rowStart;  ///< (rowCount + 1)
+    int *col;       ///< (nonzeroCount)
+    icReal *values; ///< (nonzeroCount)
+} icCsr;
+
+void icCsr_Destroy(icCsr *matrix);
+/// y = A x.
+void icCsr_Multiply(const icCsr *matrix, const icReal *x, icReal *y);
+/// Operator adaptor for the solvers: context is a const icCsr *.
+void icCsr_Operator(void *context, const icReal *x, icReal *y);
+
+/// Assembled J (vertexCount x 3 vertexCount) from gradients g (spec 1.7 step 1).
+icResult icOneRing_AssembleDivergence(const icReal *g, const int *tets, int tetCount,
+                                      int vertexCount, icCsr *J);
+/// Assembled pressure matrix A = J M^-1 J^T (vertexCount^2, two-ring pattern; spec 1.7).
+/// invMass (vertexCount x 3): 1/m per axis, 0 on kinematic axes.
+icResult icOneRing_AssemblePressure(const icCsr *J, const icReal *invMass, icCsr *A);
+
+// ---------------------------------------------------------------------------------------
+// Krylov solvers (spec 5.6). Both start at x = 0 and stop when ||r||_2 <= max(tolerance
+// ||b||_2, absoluteTolerance), after maxIterations, or on breakdown.
+
+typedef struct icKrylovStats {
+    int iterations;          ///< operator products
+    icReal initialResidual;  ///< ||b||_2
+    icReal residual;         ///< ||b - A x||_2 estimate at the end
+    bool converged;
+    bool breakdown;          ///< CG: p.Ap <= 0; MINRES: gamma = 0 (inconsistent system)
+} icKrylovStats;
+
+/// MINRES (Paige-Saunders) for symmetric A. scale (n, may be NULL) applies symmetric Jacobi
+/// scaling: it solves (S A S) y = S b and returns x = S y, with S = scale (diag(A)^-1/2).
+/// Then tolerances refer to the scaled residual. work: 8n reals or NULL (allocated).
+/// Returns iterations, -1 when out of memory.
+int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale,
+             const icReal *b, icReal *x, icReal tolerance, icReal absoluteTolerance,
+             int maxIterations, icReal *work, icKrylovStats *stats);
+/// Jacobi-preconditioned CG for SPD A (invDiagonal (n) or NULL for none). work: 4n or NULL.
+int icJacobiCG(int n, icLinearOperatorFn *op, void *context, const icReal *invDiagonal,
+               const icReal *b, icReal *x, icReal tolerance, icReal absoluteTolerance,
+               int maxIterations, icReal *work, icKrylovStats *stats);
+
+// ---------------------------------------------------------------------------------------
+// Contact constraints c^T dv = 0 on the velocity change made by the pressure (spec 5).
+
+/// One linear constraint over up to 4 vertices: sum_i c[i] . dv_{vertices[i]} = 0.
+typedef struct icVelocityConstraint {
+    int count;       ///< 1..4
+    int vertices[4];
+    icVec3 c[4];
+} icVelocityConstraint;
+
+/// An ordered list; Project applies the palindromic sweep (Pi_1 .. Pi_m .. Pi_1)^q.
+typedef struct icConstraintSet {
+    int count, capacity;
+    icVelocityConstraint *items;
+} icConstraintSet;
+
+/// Appends one constraint (IC_ERR_OUT_OF_MEMORY). Constraints whose c^T M^-1 c is 0 (all
+/// vertices kinematic) are ignored by Project.
+icResult icConstraintSet_Add(icConstraintSet *set, const icVelocityConstraint *constraint);
+void icConstraintSet_Clear(icConstraintSet *set);
+void icConstraintSet_Destroy(icConstraintSet *set);
+/// u := Pi u for u = M^-1 (something) (vertexCount x 3), the M-orthogonal palindromic
+/// symmetric Gauss-Seidel product with `sweeps` repetitions (q; spec 5.4).
+void icConstraintSet_Project(const icConstraintSet *set, const icReal *invMass, int sweeps,
+                             icReal *u);
+
+// ---------------------------------------------------------------------------------------
+// Pressure projections (spec 2).
+
+typedef enum icPressureSolver {
+    IC_PRESSURE_MINRES = 0, ///< Paige-Saunders MINRES (default; safe when A is singular)
+    IC_PRESSURE_CG,         ///< Jacobi-PCG, falls back to MINRES on breakdown
+} icPressureSolver;
+
+/// Solve settings of both pressure systems.
+typedef struct icPressureDef {
+    icPressureSolver solver; ///< default IC_PRESSURE_MINRES
+    icReal tolerance;        ///< relative residual, > 0; default 0.01 (the paper's 1 %)
+    icReal absoluteTolerance;///< residual floor relative to the total rest volume / s, >= 0;
+                             ///< default 1e-10
+    int maxIterations;       ///< cap (never more than the unknown count); default 200
+    bool jacobi;             ///< Jacobi scaling (MINRES: symmetric, CG: preconditioner);
+                             ///< default true
+    int sweeps;              ///< q of the contact projections, >= 1; default 4
+} icPressureDef;
+
+icPressureDef icDefaultPressureDef(void);
+
+/// Workspace of the projections for one mesh: oriented tets, masses and the scratch the
+/// solves need. Borrowed arrays must outlive it.
+typedef struct icPressureSystem icPressureSystem;
+
+/// invMass (vertexCount x 3) 1/m per axis, 0 on kinematic axes (copied). NULL when out of
+/// memory or for bad sizes.
+icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int tetCount,
+                                         const icReal *invMass);
+void icDestroyPressureSystem(icPressureSystem *system);
+/// Evaluates g, the Jacobi diagonal and the active unknowns (rows with A_kk > 0) at x.
+void icPressureSystem_Setup(icPressureSystem *system, const icReal *x);
+/// Solves (J Pi M^-1 J^T) phat = rhs on the active unknowns (phat zero elsewhere) and
+/// returns the iteration count; constraints may be NULL.
+int icPressureSystem_Solve(icPressureSystem *system, const icConstraintSet *constraints,
+                           const icPressureDef *def, icReal volumeScale, const icReal *rhs,
+                           icReal *phat, icKrylovStats *stats);
+/// dv = Pi M^-1 J^T phat (vertexCount x 3).
+void icPressureSystem_Correction(icPressureSystem *system, const icConstraintSet *constraints,
+                                 int sweeps, const icReal *phat, icReal *dv);
+/// Velocity projection (eq. 2) at the configuration of the last Setup: v += Pi M^-1 J^T phat
+/// with A phat = -J v. phat (vertexCount, may be NULL) receives the scaled pressure (Pa s).
+int icPressureSystem_ProjectVelocity(icPressureSystem *system,
+                                     const icConstraintSet *constraints,
+                                     const icPressureDef *def, icReal *v, icReal *phat,
+                                     icKrylovStats *stats);
+/// Position correction (eq. 1) at the configuration of the last Setup (x^n, whose ring
+/// volumes are ringVolumes): w := vstar + Pi M^-1 J^T phat with
+/// A phat = -J vstar + e/dt, e_k = target_k - V_k clamped by recoveryTime (Dtau, 0 = none;
+/// spec 2.2). Returns iterations.
+int icPressureSystem_CorrectPositions(icPressureSystem *system,
+                                      const icConstraintSet *constraints,
+                                      const icPressureDef *def, const icReal *targetVolumes,
+                                      const icReal *ringVolumes, icReal dt, icReal recoveryTime,
+                                      icReal *w, icKrylovStats *stats);
+
+// ---------------------------------------------------------------------------------------
+// The world solver IC_SOLVER_INCOMPRESSIBLE (spec 3.1: modified semi-implicit Newmark).
+
+/// A kinematic plane for this solver: bodies stay on the side normal . x >= offset(t), with
+/// offset(t) = offset + speed * clamp(t, start, end) - start ... (moves along its normal).
+typedef struct icMovingPlaneDef {
+    icVec3 normal; ///< any length > 0
+    icReal offset; ///< m at t = start
+    icReal speed;  ///< m/s along the normal (positive = towards the bodies)
+    icReal start, end; ///< s; the plane moves only inside the window
+} icMovingPlaneDef;
+
+icMovingPlaneDef icDefaultMovingPlaneDef(void);
+
+/// Settings of the incompressible world solver.
+typedef struct icIncompressibleDef {
+    icPressureDef pressure;     ///< both pressure solves
+    bool projections;           ///< the two pressure projections; false = standard FEM with
+                                ///< the same integrator (for comparisons); default true
+    icReal recoveryTime;        ///< Dtau, s, >= 0 (0 = no clamp); default 0
+    icReal volumetricScale;     ///< fraction of each body's lambda kept in the elastic
+                                ///< forces, [0, 1]; default 0 (deviatoric only)
+    icReal massDamping;         ///< Rayleigh alpha_M, 1/s, >= 0 (implicit); default 0
+    bool implicitVelocitySolve; ///< delta of step 7 (spec 3.1): stiffness in the second half
+                                ///< step too; default true (delta = 0 blew up on the sphere
+                                ///< drop at dt = 1/240 s, even without projections)
+    bool contactInForceSolve;   ///< object contacts also filter step 1 (squeeze tests;
+                                ///< spec 7.3); default false
+    bool selfContact;           ///< proximity pairs (collision.h) as pressure constraints;
+                                ///< default false
+    icReal proximity;           ///< their distance, m, > 0; default 0.005
+    icReal cgTolerance;         ///< relative tolerance of the force solves, > 0; 1e-4
+    int maxCGIterations;        ///< cap of the force solves, >= 1; default 500
+} icIncompressibleDef;
+
+icIncompressibleDef icDefaultIncompressibleDef(void);
+
+/// What the last step did.
+typedef struct icIncompressibleStats {
+    int positionIterations;  ///< Krylov iterations of eq. 1
+    int velocityIterations;  ///< Krylov iterations of eq. 2
+    int forceIterations;     ///< CG iterations of the force solves
+    int objectContacts;      ///< object contact constraints in eq. 2
+    int selfPairs;           ///< proximity constraints
+    icReal elasticMs, pressureMs, contactMs, totalMs;
+    icReal maxRingError;     ///< max |V_k / V_k^0 - 1| at the end of the step
+} icIncompressibleStats;
+
+/// The solver's cache; the world keeps one pointer and frees it with this.
+typedef struct icIncompressibleCache icIncompressibleCache;
+void icIncompressibleCache_Destroy(icIncompressibleCache *cache);
+
+/// Settings (NULL restores the defaults). IC_ERR_BAD_VALUE for a bad def.
+icResult icWorld_SetIncompressibleDef(icWorld *world, const icIncompressibleDef *def);
+icIncompressibleDef icWorld_GetIncompressibleDef(const icWorld *world);
+/// Adds a moving kinematic plane (this solver only; static icWorld_AddPlane planes are
+/// handled too). IC_ERR_BAD_VALUE for a zero normal or a bad window.
+icResult icWorld_AddMovingPlane(icWorld *world, const icMovingPlaneDef *def);
+icIncompressibleStats icWorld_GetIncompressibleStats(const icWorld *world);
+/// Per-vertex pressure of the last velocity projection, Pa (vertexCount); zeros before the
+/// first step. Returns false when the world has no incompressible solver state.
+bool icWorld_GetVertexPressure(const icWorld *world, icReal *pressure);
+
+/// One step of the world with the incompressible solver (called by icWorld_Step).
+icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cache, icReal dt,
+                               icStepStats *stats);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// Parallel-for over index ranges: a small built-in thread pool, or the user's task system
+// through the world def's enqueue/finish callbacks (STYLE.md, "Threads and SIMD").
+#pragma once
+
+#include "isochor/world.h"
+
+/// Runs task over [0, itemCount) split into contiguous ranges, one per worker.
+typedef struct icPool icPool;
+
+/// A pool of workerCount - 1 threads plus the calling thread. With enqueue and finish both
+/// set, no thread is started and every parallel-for goes to them instead. NULL when out of
+/// memory or a thread cannot be started.
+icPool *icCreatePool(int workerCount, icEnqueueTaskCallback *enqueue, icFinishTaskCallback *finish,
+                     void *userContext);
+void icDestroyPool(icPool *pool);
+/// Workers that may run at once (worker indices are below it).
+int icPool_WorkerCount(const icPool *pool);
+/// Calls task(start, end, worker, context) on disjoint ranges covering [0, itemCount) and
+/// returns when all have run. Ranges hold at least minRange items (but the last); with one
+/// worker, or too few items to split, the caller runs everything itself as worker 0. The
+/// built-in pool hands worker k the k-th of equal contiguous ranges, so a worker sees the
+/// same part of every colour (the same vertices stay in its cache).
+void icPool_ParallelFor(icPool *pool, icTaskCallback *task, int itemCount, int minRange,
+                        void *context);

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// MINRES (Paige-Saunders) with optional symmetric Jacobi scaling, and Jacobi-preconditioned
+// CG, for the pressure systems (seed 003, sec. 3: ~1 % accuracy; spec 5.6, 7.7).
+#include "core/core.h"
+#include "isochor/incompressible.h"
+
+#include <math.h>
+#include <string.h>
+
+static icReal dot(int n, const icReal *a, const icReal *b) {
+    icReal s = 0;
+    for (int i = 0; i < n; ++i) s += a[i] * b[i];
+    return s;
+}
+
+static icReal stopLevel(icReal norm, icReal tolerance, icReal absoluteTolerance) {
+    icReal rel = tolerance * norm;
+    return rel > absoluteTolerance ? rel : absoluteTolerance;
+}
+
+// Scaled operator S A S for symmetric Jacobi scaling.
+typedef struct scaledOp {
+    icLinearOperatorFn *op;
+    void *context;
+    const icReal *scale;
+    icReal *tmp;
+    int n;
+} scaledOp;
+
+static void applyOp(const scaledOp *s, const icReal *x, icReal *y) {
+    if (!s->scale) {
+        s->op(s->context, x, y);
+        return;
+    }
+    for (int i = 0; i < s->n; ++i) s->tmp[i] = s->scale[i] * x[i];
+    s->op(s->context, s->tmp, y);
+    for (int i = 0; i < s->n; ++i) y[i] *= s->scale[i];
+}
+
+// Spec 5.6: Lanczos + Givens QR, three-term update of the directions. |phibar| tracks
+// ||b - A x|| exactly in exact arithmetic.
+int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale,
+             const icReal *b, icReal *x, icReal tolerance, icReal absoluteTolerance,
+             int maxIterations, icReal *work, icKrylovStats *stats) {
+    icKrylovStats st = {0};
+    icReal *owned = NULL;
+    if (!work) {
+        work = owned = IC_ALLOC(icReal, 8 * (size_t)n + 1);
+        if (!owned) return -1;
+    }
+    icReal *vPrev = work, *v = work + n, *q = work + 2 * n, *d = work + 3 * n,
+           *dPrev = work + 4 * n, *dPrev2 = work + 5 * n, *tmp = work + 6 * n,
+           *y = work + 7 * n;
+    scaledOp sop = {op, context, scale, tmp, n};
+    for (int i = 0; i < n; ++i) {
+        y[i] = 0;
+        v[i] = scale ? scale[i] * b[i] : b[i];
+    }
+    icReal beta1 = sqrt(dot(n, v, v));
+    st.initialResidual = st.residual = beta1;
+    icReal stop = stopLevel(beta1, tolerance, absoluteTolerance);
+    if (beta1 <= stop || beta1 == 0) {
+        st.converged = true;
+        goto finish;
+    }
+    for (int i = 0; i < n; ++i) {
+        v[i] /= beta1;
+        vPrev[i] = dPrev[i] = dPrev2[i] = 0;
+    }
+    icReal beta = 0, c1 = 1, s1 = 0, c2 = 1, s2 = 0, phibar = beta1;
+    for (int k = 0; k < maxIterations; ++k) {
+        applyOp(&sop, v, q);
+        st.iterations++;
+        for (int i = 0; i < n; ++i) q[i] -= beta * vPrev[i];
+        icReal alpha = dot(n, v, q);
+        for (int i = 0; i < n; ++i) q[i] -= alpha * v[i];
+        icReal betaNext = sqrt(dot(n, q, q));
+        icReal eps = s2 * beta, dtil = c2 * beta;
+        icReal delta = c1 * dtil + s1 * alpha;
+        icReal gbar = -s1 * dtil + c1 * alpha;
+        icReal gamma = hypot(gbar, betaNext);
+        if (!(gamma > 0)) {
+            st.breakdown = true;
+            break;
+        }
+        icReal c = gbar / gamma, s = betaNext / gamma;
+        icReal phi = c * phibar;
+        phibar = -s * phibar;
+        for (int i = 0; i < n; ++i) {
+            d[i] = (v[i] - delta * dPrev[i] - eps * dPrev2[i]) / gamma;
+            y[i] += phi * d[i];
+        }
+        icReal *t = dPrev2;
+        dPrev2 = dPrev;
+        dPrev = d;
+        d = t;
+        c2 = c1;
+        s2 = s1;
+        c1 = c;
+        s1 = s;
+        st.residual = fabs(phibar);
+        if (st.residual <= stop) {
+            st.converged = true;
+            break;
+        }
+        // A tiny Lanczos vector means the Krylov space is exhausted (spec 7.7).
+        if (!(betaNext > 1e-14 * beta1)) break;
+        t = vPrev;
+        vPrev = v;
+        v = q;
+        q = t;
+        for (int i = 0; i < n; ++i) v[i] /= betaNext;
+        beta = betaNext;
+    }
+finish:
+    for (int i = 0; i < n; ++i) x[i] = scale ? scale[i] * y[i] : y[i];
+    icFree(owned);
+    if (stats) *stats = st;
+    return st.iterations;
+}
+
+// Spec 5.6: Jacobi-PCG; stops on p.Ap <= 0 (the caller may fall back to MINRES).
+int icJacobiCG(int n, icLinearOperatorFn *op, void *context, const icReal *invDiagonal,
+               const icReal *b, icReal *x, icReal tolerance, icReal absoluteTolerance,
+               int maxIterations, icReal *work, icKrylovStats *stats) {
+    icKrylovStats st = {0};
+    icReal *owned = NULL;
+    if (!work) {
+        work = owned = IC_ALLOC(icReal, 4 * (size_t)n + 1);
+        if (!owned) return -1;
+    }
+    icReal *r = work, *z = work + n, *p = work + 2 * n, *q = work + 3 * n;
+    for (int i = 0; i < n; ++i) {
+        x[i] = 0;
+        r[i] = b[i];
+        z[i] = invDiagonal ? invDiagonal[i] * r[i] : r[i];
+        p[i] = z[i];
+    }
+    icReal rho = dot(n, r, z);
+    icReal bnorm = sqrt(dot(n, b, b));
+    st.initialResidual = st.residual = bnorm;
+    icReal stop = stopLevel(bnorm, tolerance, absoluteTolerance);
+    if (bnorm <= stop || bnorm == 0) {
+        st.converged = true;
+        goto finish;
+    }
+    for (int k = 0; k < maxIterations; ++k) {
+        op(context, p, q);
+        st.iterations++;
+        icReal pq = dot(n, p, q);
+        if (!(pq > 0)) {
+            st.breakdown = true;
+            break;
+        }
+        icReal a = rho / pq;
+        for (int i = 0; i < n; ++i) {
+            x[i] += a * p[i];
+            r[i] -= a * q[i];
+        }
+        st.residual = sqrt(dot(n, r, r));
+        if (st.residual <= stop) {
+            st.converged = true;
+            break;
+        }
+        for (int i = 0; i < n; ++i) z[i] = invDiagonal ? invDiagonal[i] * r[i] : r[i];
+        icReal rhoNew = dot(n, r, z);
+        for (int i = 0; i < n; ++i) p[i] = z[i] + (rhoNew / rho) * p[i];
+        rho = rhoNew;
+    }
+finish:
+    icFree(owned);
+    if (stats) *stats = st;
+    return st.iterations;
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// Scene reader of the solver type "incompressible" (seed 003): deviatoric FEM with one-ring
+// pressure projections; keys and defaults are icIncompressibleDef's (incompressible.h).
+#include "io/scene_solver.h"
+
+// "solver": {
+//   "type": "incompressible",
+//   "pressure_solver": "minres",   "minres" | "cg" (Jacobi-PCG, MINRES on breakdown)
+//   "pressure_tolerance": 0.01,    relative residual of both pressure solves, > 0
+//   "pressure_absolute_tolerance": 1e-10,  floor, relative to volume / dt, >= 0
+//   "pressure_max_iterations": 200,  integer >= 1 (never more than the unknowns)
+//   "jacobi": true,                Jacobi scaling of the pressure solves
+//   "sweeps": 4,                   q, contact projection sweeps, integer >= 1
+//   "recovery_time": 0,            Dtau, s, >= 0 (0 = no clamp)
+//   "volumetric_scale": 0,         fraction of lambda kept in the elastic forces, [0, 1]
+//   "mass_damping": 0,             1/s, >= 0
+//   "implicit_velocity_solve": false,  stiffness in the second half step too
+//   "contact_in_force_solve": false,   contact normals also filter the first half step
+//   "self_contact": false,         proximity pairs as pressure constraints
+//   "proximity": 0.005,            their distance, m, > 0
+//   "cg_tolerance": 1e-4,          force solves, > 0
+//   "max_cg_iterations": 500       integer >= 1
+// }
+
+static const char *const s_pressureSolvers[] = {"minres", "cg"};
+
+icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, const char *path,
+                                    icSceneSolver *s) {
+    static const char *const keys[] = {
+        "type", "pressure_solver", "pressure_tolerance", "pressure_absolute_tolerance",
+        "pressure_max_iterations", "jacobi", "sweeps", "recovery_time", "volumetric_scale",
+        "mass_damping", "implicit_velocity_solve", "contact_in_force_solve", "self_contact",
+        "proximity", "cg_tolerance", "max_cg_iterations", NULL};
+    icResult e = icSceneReader_CheckObject(r, item, path, keys);
+    if (e != IC_OK) return e;
+    s->worldDef.solver = IC_SOLVER_INCOMPRESSIBLE;
+    s->mode = IC_MODE_DYNAMIC;
+    icIncompressibleDef *d = &s->incompressibleDef;
+    *d = icDefaultIncompressibleDef();
+    int kind = (int)d->pressure.solver;
+    if ((e = icSceneReader_Enum(r, item, path, "pressure_solver", s_pressureSolvers, 2, &kind)) !=
+        IC_OK)
+        return e;
+    d->pressure.solver = (icPressureSolver)kind;
+    if ((e = icSceneReader_Number(r, item, path, "pressure_tolerance", IC_RANGE_POSITIVE,
+                                  &d->pressure.tolerance)) != IC_OK ||
+        (e = icSceneReader_Number(r, item, path, "pressure_absolute_tolerance",
+                                  IC_RANGE_NON_NEGATIVE, &d->pressure.absoluteTolerance)) != IC_OK ||
+        (e = icSceneReader_Int(r, item, path, "pressure_max_iterations", 1, 1000000,
+                               &d->pressure.maxIterations)) != IC_OK ||
+        (e = icSceneReader_Bool(r, item, path, "jacobi", &d->pressure.jacobi)) != IC_OK ||
+        (e = icSceneReader_Int(r, item, path, "sweeps", 1, 1000, &d->pressure.sweeps)) != IC_OK ||
+        (e = icSceneReader_Number(r, item, path, "recovery_time", IC_RANGE_NON_NEGATIVE,
+                                  &d->recoveryTime)) != IC_OK ||
+        (e = icSceneReader_Number(r, item, path, "volumetric_scale",
+                                  (icRange){0, 1, false, false}, &d->volumetricScale)) != IC_OK ||
+        (e = icSceneReader_Number(r, item, path, "mass_damping", IC_RANGE_NON_NEGATIVE,
+                                  &d->massDamping)) != IC_OK ||
+        (e = icSceneReader_Bool(r, item, path, "implicit_velocity_solve",
+                                &d->implicitVelocitySolve)) != IC_OK ||
+        (e = icSceneReader_Bool(r, item, path, "contact_in_force_solve",
+                                &d->contactInForceSolve)) != IC_OK ||
+        (e = icSceneReader_Bool(r, item, path, "self_contact", &d->selfContact)) != IC_OK ||
+        (e = icSceneReader_Number(r, item, path, "proximity", IC_RANGE_POSITIVE,
+                                  &d->proximity)) != IC_OK ||
+        (e = icSceneReader_Number(r, item, path, "cg_tolerance", IC_RANGE_POSITIVE,
+                                  &d->cgTolerance)) != IC_OK)
+        return e;
+    return icSceneReader_Int(r, item, path, "max_cg_iterations", 1, 1000000,
+                             &d->maxCGIterations);
+}

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: MIT
+// Checkpoints of a world's state: a versioned little-endian binary layout with a model hash
+// and a checksum (docs/reliability.md), checked whole before anything is restored; and the
+// model and state hashes that determinism tests compare.
+#include "world/world_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+// ---------------------------------------------------------------------------------------
+// Hashing: 64-bit words, each folded in as FNV-1a does bytes (xor, multiply by the FNV prime)
+// followed by a shift-xor, so that a change in a word's high bits reaches the low bits too.
+
+#define IC_HASH_START 0xcbf29ce484222325ull
+#define IC_HASH_PRIME 0x100000001b3ull
+
+static inline uint64_t hashWord(uint64_t h, uint64_t w) {
+    h ^= w;
+    h *= IC_HASH_PRIME;
+    return h ^ (h >> 29);
+}
+
+static uint64_t hashReals(uint64_t h, const icReal *values, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+        uint64_t w;
+        memcpy(&w, &values[i], sizeof w);
+        h = hashWord(h, w);
+    }
+    return h;
+}
+
+static uint64_t hashInts(uint64_t h, const int *values, size_t count) {
+    for (size_t i = 0; i < count; ++i) h = hashWord(h, (uint64_t)(int64_t)values[i]);
+    return h;
+}
+
+static uint64_t hashReal(uint64_t h, icReal value) { return hashReals(h, &value, 1); }
+static uint64_t hashVec3(uint64_t h, icVec3 v) {
+    return hashReal(hashReal(hashReal(h, v.x), v.y), v.z);
+}
+
+// Field by field: struct padding is never hashed, so equal settings always hash equal.
+uint64_t icWorld_HashModel(const icWorld *world) {
+    IC_ASSERT(world);
+    const icModel *m = &world->model;
+    const icWorldDef *d = &m->def;
+    uint64_t h = IC_HASH_START;
+    h = hashWord(h, (uint64_t)d->solver);
+    h = hashVec3(h, d->gravity);
+    h = hashWord(h, (uint64_t)d->substeps);
+    h = hashWord(h, (uint64_t)d->iterations);
+    h = hashWord(h, (uint64_t)d->projection);
+    h = hashWord(h, (uint64_t)d->restShift);
+    h = hashReal(h, d->linearDamping);
+    h = hashWord(h, (uint64_t)d->health.policy);
+    h = hashReal(h, d->health.maxSpeed);
+    h = hashWord(h, (uint64_t)d->health.maxInvertedTets);
+    h = hashReal(h, d->health.maxVolumeDrift);
+    // Arithmetic and sweep order change results; the SIMD width and workers must not.
+    h = hashWord(h, (uint64_t)d->precision);
+    h = hashWord(h, (uint64_t)d->colouring);
+    const icNewtonDef *n = &world->newtonDef;
+    h = hashWord(h, (uint64_t)n->maxIterations);
+    h = hashReal(h, n->residualTolerance);
+    h = hashReal(h, n->absoluteTolerance);
+    h = hashReal(h, n->stepTolerance);
+    h = hashReal(h, n->cgTolerance);
+    h = hashWord(h, (uint64_t)n->maxCGIterations);
+    h = hashWord(h, (uint64_t)n->preconditioner);
+    h = hashWord(h, (uint64_t)n->projectHessian);
+    h = hashWord(h, (uint64_t)n->matrixFree);
+    h = hashWord(h, (uint64_t)n->lineSearch);
+    h = hashReal(h, n->stiffnessDamping);
+    h = hashReal(h, n->massDamping);
+
+    size_t nv = (size_t)m->vertexCount, nt = (size_t)m->tetCount;
+    h = hashWord(h, nv);
+    h = hashWord(h, nt);
+    h = hashWord(h, (uint64_t)m->bodyCount);
+    if (nv) {
+        h = hashReals(h, m->restPositions, 3 * nv);
+        h = hashReals(h, m->mass, nv);
+        h = hashReals(h, m->invMass, 3 * nv);
+        h = hashInts(h, m->vertexPin, nv);
+        h = hashReals(h, m->pinBase, 3 * nv);
+    }
+    if (nt) {
+        h = hashInts(h, m->tets, 4 * nt);
+        h = hashInts(h, m->tetBody, nt);
+        h = hashReals(h, m->restVolume, nt);
+        h = hashReals(h, m->alphaD, nt);
+        h = hashReals(h, m->alphaH, nt);
+        h = hashReals(h, m->gamma, nt);
+        h = hashReals(h, m->damping, nt);
+    }
+    for (int b = 0; b < m->bodyCount; ++b) {
+        const icBodyRecord *body = &m->bodies[b];
+        h = hashWord(h, (uint64_t)body->def.model);
+        h = hashReal(h, body->def.youngsModulus);
+        h = hashReal(h, body->def.poissonRatio);
+        h = hashReal(h, body->def.density);
+        h = hashReal(h, body->def.damping);
+    }
+    for (int p = 0; p < m->pinCount; ++p) {
+        const icPinRecord *pin = &m->pins[p];
+        h = hashWord(h, (uint64_t)pin->motionCount);
+        for (int a = 0; a < 3; ++a) h = hashWord(h, (uint64_t)pin->axes[a]);
+        for (int i = 0; i < pin->motionCount; ++i) {
+            const icMotion *mo = &pin->motions[i];
+            h = hashVec3(h, mo->velocity);
+            h = hashVec3(h, mo->axis);
+            h = hashVec3(h, mo->centre);
+            h = hashReal(h, mo->degreesPerSecond);
+            h = hashReal(h, mo->start);
+            h = hashReal(h, mo->end);
+        }
+    }
+    for (int p = 0; p < m->planeCount; ++p) {
+        h = hashVec3(h, m->planes[p].normal);
+        h = hashReal(h, m->planes[p].offset);
+        h = hashReal(h, m->planes[p].friction);
+    }
+    return h;
+}
+
+uint64_t icWorld_HashState(const icWorld *world) {
+    IC_ASSERT(world);
+    const icState *s = world->state;
+    size_t nv = 3 * (size_t)s->vertexCount, nt = (size_t)s->tetCount;
+    uint64_t h = IC_HASH_START;
+    h = hashWord(h, nv);
+    h = hashWord(h, nt);
+    h = hashReal(h, s->time);
+    h = hashReal(h, s->lastSubstep);
+    h = hashWord(h, (uint64_t)s->substepCount);
+    if (nv) {
+        h = hashReals(h, s->x, nv);
+        h = hashReals(h, s->v, nv);
+        h = hashReals(h, s->xPrev, nv);
+    }
+    if (nt) {
+        h = hashReals(h, s->lambdaD, nt);
+        h = hashReals(h, s->lambdaH, nt);
+    }
+    return h;
+}
+
+// ---------------------------------------------------------------------------------------
+// Layout (all little-endian; docs/reliability.md has the table):
+//   header   48 bytes: magic "ICCHKPT\0", u32 version, u32 header size (48), u64 total size,
+//            u64 model hash, u32 section count, u32 flags (0), u64 reserved (0)
+//   sections u32 tag, u32 reserved (0), u64 payload bytes, payload, zero padding to 8 bytes
+//   trailer  u64 checksum: the word hash above over every byte before it
+
+#define IC_CHECKPOINT_VERSION 1u
+#define IC_CHECKPOINT_HEADER 48u
+static const char s_magic[8] = {'I', 'C', 'C', 'H', 'K', 'P', 'T', 0};
+
+#define IC_TAG(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+#define IC_TAG_STATE IC_TAG('S', 'T', 'A', 'T')
+#define IC_TAG_HEALTH IC_TAG('H', 'L', 'T', 'H')
+#define IC_TAG_USER IC_TAG('U', 'S', 'E', 'R')
+
+#define IC_STATE_FIXED 40u            // 5 words before the arrays
+#define IC_HEALTH_BYTES (12u * 8u + 160u) // 12 words and the last warning
+
+static void put64(uint8_t *p, uint64_t v) {
+    for (int i = 0; i < 8; ++i) p[i] = (uint8_t)(v >> (8 * i));
+}
+static void put32(uint8_t *p, uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = (uint8_t)(v >> (8 * i));
+}
+static uint64_t get64(const uint8_t *p) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+static uint32_t get32(const uint8_t *p) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= (uint32_t)p[i] << (8 * i);
+    return v;
+}
+static void putReal(uint8_t *p, icReal value) {
+    uint64_t w;
+    memcpy(&w, &value, sizeof w);
+    put64(p, w);
+}
+static icReal getReal(const uint8_t *p) {
+    uint64_t w = get64(p);
+    icReal value;
+    memcpy(&value, &w, sizeof value);
+    return value;
+}
+static uint8_t *putReals(uint8_t *p, const icReal *values, size_t count) {
+    for (size_t i = 0; i < count; ++i, p += 8) putReal(p, values[i]);
+    return p;
+}
+
+static size_t padded(size_t n) { return (n + 7) & ~(size_t)7; }
+
+// The checksum over whole words (every part of the layout is a multiple of 8 bytes).
+static uint64_t checksum(const uint8_t *data, size_t size) {
+    uint64_t h = IC_HASH_START;
+    for (size_t i = 0; i + 8 <= size; i += 8) h = hashWord(h, get64(data + i));
+    return h;
+}
+
+static bool allFinite(const icReal *values, size_t count) {
+    for (size_t i = 0; i < count; ++i)
+        if (!isfinite(values[i])) return false;
+    return true;
+}
+
+icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t userSize,
+                                void **data, size_t *size) {
+    IC_ASSERT(world && data && size);
+    *data = NULL;
+    *size = 0;
+    const icState *s = world->state;
+    size_t nv = 3 * (size_t)s->vertexCount, nt = (size_t)s->tetCount;
+    if (!allFinite(s->x, nv) || !allFinite(s->v, nv) || !allFinite(s->xPrev, nv) ||
+        !isfinite(s->time))
+        return IC_ERR_NOT_FINITE;
+    if (userSize && !user) return IC_ERR_INVALID_ARGUMENT;
+    // The XPBD and Newton solvers keep nothing between steps outside the state; a solver that
+    // does (warm starts, contact memory) needs its own section before it can be checkpointed.
+    if (world->model.def.solver != IC_SOLVER_XPBD && world->model.def.solver != IC_SOLVER_NEWTON)
+        return IC_ERR_UNSUPPORTED;
+    size_t statePayload = IC_STATE_FIXED + 8 * (3 * nv + 2 * nt);
+    int sections = userSize ? 3 : 2;
+    size_t total = IC_CHECKPOINT_HEADER + 16 + statePayload + 16 + IC_HEALTH_BYTES +
+                   (userSize ? 16 + padded(userSize) : 0) + 8;
+    uint8_t *out = icAllocZero(total);
+    if (!out) return IC_ERR_OUT_OF_MEMORY;
+
+    memcpy(out, s_magic, 8);
+    put32(out + 8, IC_CHECKPOINT_VERSION);
+    put32(out + 12, IC_CHECKPOINT_HEADER);
+    put64(out + 16, total);
+    put64(out + 24, icWorld_HashModel(world));
+    put32(out + 32, (uint32_t)sections);
+    uint8_t *p = out + IC_CHECKPOINT_HEADER;
+
+    put32(p, IC_TAG_STATE);
+    put64(p + 8, statePayload);
+    p += 16;
+    put64(p, (uint64_t)s->vertexCount);
+    put64(p + 8, (uint64_t)s->tetCount);
+    putReal(p + 16, s->time);
+    putReal(p + 24, s->lastSubstep);
+    put64(p + 32, (uint64_t)s->substepCount);
+    p += IC_STATE_FIXED;
+    if (nv) {
+        p = putReals(p, s->x, nv);
+        p = putReals(p, s->v, nv);
+        p = putReals(p, s->xPrev, nv);
+    }
+    if (nt) {
+        p = putReals(p, s->lambdaD, nt);
+        p = putReals(p, s->lambdaH, nt);
+    }
+
+    const icHealthStats *h = &world->health;
+    put32(p, IC_TAG_HEALTH);
+    put64(p + 8, IC_HEALTH_BYTES);
+    p += 16;
+    const int64_t counts[8] = {h->steps,          h->warnings,          h->nonFiniteSteps,
+                               h->speedWarnings,  h->inversionWarnings, h->volumeWarnings,
+                               h->clampedVertices, h->stops};
+    for (int i = 0; i < 8; ++i) put64(p + 8 * i, (uint64_t)counts[i]);
+    putReal(p + 64, h->maxSpeedSeen);
+    put64(p + 72, (uint64_t)(int64_t)h->maxInvertedSeen);
+    putReal(p + 80, h->maxVolumeDriftSeen);
+    memcpy(p + 96, h->lastWarning, sizeof h->lastWarning);
+    p[96 + sizeof h->lastWarning - 1] = 0;
+    p += IC_HEALTH_BYTES;
+
+    if (userSize) {
+        put32(p, IC_TAG_USER);
+        put64(p + 8, userSize);
+        memcpy(p + 16, user, userSize);
+        p += 16 + padded(userSize);
+    }
+    put64(p, checksum(out, total - 8));
+    *data = out;
+    *size = total;
+    return IC_OK;
+}
+
+// Where each section's payload lies in a checked buffer.
+typedef struct icCheckpointView {
+    const uint8_t *state, *health, *user;
+    uint64_t stateBytes, healthBytes, userBytes;
+} icCheckpointView;
+
+#define IC_FAIL(code, ...) icDiag_Set(diag, code, "", 0, __VA_ARGS__)
+typedef unsigned long long icU64;
+
+// Header, size, checksum, model and section table: everything but the payloads' values.
+static icResult checkLayout(const icWorld *world, const uint8_t *data, size_t size,
+                            icCheckpointView *view, icDiagnostic *diag) {
+    memset(view, 0, sizeof *view);
+    // A short file that starts like a checkpoint is a truncated one; anything else is not one.
+    size_t head = size < 8 ? size : 8;
+    if (head && memcmp(data, s_magic, head) != 0)
+        return IC_FAIL(IC_ERR_PARSE,
+                       "not an isochor checkpoint (the first bytes are not \"ICCHKPT\")");
+    if (size < IC_CHECKPOINT_HEADER + 8)
+        return IC_FAIL(IC_ERR_TRUNCATED,
+                       "checkpoint is %llu bytes, shorter than its header: truncated",
+                       (icU64)size);
+    uint32_t version = get32(data + 8);
+    if (version == 0 || get32(data + 12) != IC_CHECKPOINT_HEADER)
+        return IC_FAIL(IC_ERR_PARSE, "checkpoint header is malformed (version %u, header size %u)",
+                       (unsigned)version, (unsigned)get32(data + 12));
+    if (version > IC_CHECKPOINT_VERSION)
+        return IC_FAIL(IC_ERR_UNSUPPORTED,
+                       "checkpoint format version %u is newer than this build reads (%u)",
+                       (unsigned)version, IC_CHECKPOINT_VERSION);
+    uint64_t total = get64(data + 16);
+    if (total > size)
+        return IC_FAIL(IC_ERR_TRUNCATED,
+                       "checkpoint is %llu bytes but its header says %llu: truncated",
+                       (icU64)size, (icU64)total);
+    if (total < size || total % 8 != 0)
+        return IC_FAIL(IC_ERR_PARSE, "checkpoint is %llu bytes but its header says %llu",
+                       (icU64)size, (icU64)total);
+    if (checksum(data, size - 8) != get64(data + size - 8))
+        return IC_FAIL(IC_ERR_PARSE, "checkpoint checksum does not match: the file is corrupted");
+    uint64_t model = get64(data + 24);
+    uint64_t expected = icWorld_HashModel(world);
+    if (model != expected)
+        return IC_FAIL(IC_ERR_BAD_VALUE,
+                       "checkpoint was made from another model (model hash %016llx, this "
+                       "world's %016llx): same scene, same settings?",
+                       (icU64)model, (icU64)expected);
+
+    uint32_t sections = get32(data + 32);
+    size_t at = IC_CHECKPOINT_HEADER, end = size - 8;
+    for (uint32_t i = 0; i < sections; ++i) {
+        if (end - at < 16)
+            return IC_FAIL(IC_ERR_PARSE, "checkpoint section %u of %u runs past the end",
+                           (unsigned)i, (unsigned)sections);
+        uint32_t tag = get32(data + at);
+        uint64_t bytes = get64(data + at + 8);
+        if (bytes > end - at - 16 || padded(bytes) > end - at - 16)
+            return IC_FAIL(IC_ERR_PARSE, "checkpoint section %u of %u runs past the end",
+                           (unsigned)i, (unsigned)sections);
+        const uint8_t *payload = data + at + 16;
+        const uint8_t **slot = NULL;
+        uint64_t *slotBytes = NULL;
+        if (tag == IC_TAG_STATE) slot = &view->state, slotBytes = &view->stateBytes;
+        if (tag == IC_TAG_HEALTH) slot = &view->health, slotBytes = &view->healthBytes;
+        if (tag == IC_TAG_USER) slot = &view->user, slotBytes = &view->userBytes;
+        char name[5] = {(char)(tag & 0xff), (char)(tag >> 8 & 0xff), (char)(tag >> 16 & 0xff),
+                        (char)(tag >> 24), 0};
+        for (int k = 0; k < 4; ++k)
+            if (name[k] < 32 || name[k] > 126) name[k] = '?';
+        if (!slot)
+            return IC_FAIL(IC_ERR_UNSUPPORTED,
+                           "checkpoint has a section '%s' this build does not know", name);
+        if (*slot)
+            return IC_FAIL(IC_ERR_PARSE, "checkpoint has section '%s' twice", name);
+        *slot = payload;
+        *slotBytes = bytes;
+        at += 16 + padded(bytes);
+    }
+    if (at != end)
+        return IC_FAIL(IC_ERR_PARSE, "checkpoint has %llu bytes after its last section",
+                       (icU64)(end - at));
+    if (!view->state || !view->health)
+        return IC_FAIL(IC_ERR_PARSE, "checkpoint lacks its %s section",
+                       view->state ? "HLTH" : "STAT");
+    return IC_OK;
+}
+
+static bool finiteReals(const uint8_t *p, size_t count) {
+    for (size_t i = 0; i < count; ++i)
+        if (!isfinite(getReal(p + 8 * i))) return false;
+    return true;
+}
+
+static void getReals(const uint8_t *p, icReal *out, size_t count) {
+    for (size_t i = 0; i < count; ++i) out[i] = getReal(p + 8 * i);
+}
+
+// Checks a checkpoint whole and, when apply is set, restores it.
+static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bool apply,
+                               const void **user, size_t *userSize, icDiagnostic *diag) {
+    IC_ASSERT(world);
+    if (user) *user = NULL;
+    if (userSize) *userSize = 0;
+    if (!data && size) return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, "", 0, "no data");
+    const uint8_t *bytes = data;
+    icCheckpointView view;
+    icResult r = checkLayout(world, bytes, size, &view, diag);
+    if (r != IC_OK) return r;
+
+    icState *s = world->state;
+    const uint8_t *p = view.state;
+    if (view.stateBytes < IC_STATE_FIXED)
+        return IC_FAIL(IC_ERR_PARSE, "checkpoint state section is %llu bytes, too short",
+                       (icU64)view.stateBytes);
+    uint64_t vertices = get64(p), tets = get64(p + 8);
+    if (vertices != (uint64_t)s->vertexCount || tets != (uint64_t)s->tetCount)
+        return IC_FAIL(IC_ERR_BAD_VALUE,
+                       "checkpoint holds %llu vertices and %llu tets; this world has %d and %d",
+                       (icU64)vertices, (icU64)tets, s->vertexCount, s->tetCount);
+    size_t nv = 3 * (size_t)s->vertexCount, nt = (size_t)s->tetCount;
+    if (view.stateBytes != IC_STATE_FIXED + 8 * (3 * nv + 2 * nt))
+        return IC_FAIL(IC_ERR_PARSE, "checkpoint state section is %llu bytes, expected %llu",
+                       (icU64)view.stateBytes, (icU64)(IC_STATE_FIXED + 8 * (3 * nv + 2 * nt)));
+    const uint8_t *arrays = p + IC_STATE_FIXED;
+    icReal time = getReal(p + 16), lastSubstep = getReal(p + 24);
+    int64_t substepCount = (int64_t)get64(p + 32);
+    if (!isfinite(time) || !isfinite(lastSubstep) || !finiteReals(arrays, 3 * nv + 2 * nt))
+        return IC_FAIL(IC_ERR_NOT_FINITE, "checkpoint state holds NaN or infinite numbers");
+    if (view.healthBytes != IC_HEALTH_BYTES)
+        return IC_FAIL(IC_ERR_PARSE, "checkpoint health section is %llu bytes, expected %u",
+                       (icU64)view.healthBytes, IC_HEALTH_BYTES);
+
+    if (user) *user = view.user;
+    if (userSize) *userSize = (size_t)view.userBytes;
+    if (!apply) return IC_OK;
+
+    // Everything checked: restore.
+    s->time = time;
+    s->lastSubstep = lastSubstep;
+    s->substepCount = substepCount;
+    getReals(arrays, s->x, nv);
+    getReals(arrays + 8 * nv, s->v, nv);
+    getReals(arrays + 16 * nv, s->xPrev, nv);
+    getReals(arrays + 24 * nv, s->lambdaD, nt);
+    getReals(arrays + 24 * nv + 8 * nt, s->lambdaH, nt);
+
+    const uint8_t *q = view.health;
+    icHealthStats *h = &world->health;
+    memset(h, 0, sizeof *h);
+    int64_t *counts[8] = {&h->steps,          &h->warnings,          &h->nonFiniteSteps,
+                          &h->speedWarnings,  &h->inversionWarnings, &h->volumeWarnings,
+                          &h->clampedVertices, &h->stops};
+    for (int i = 0; i < 8; ++i) *counts[i] = (int64_t)get64(q + 8 * i);
+    h->maxSpeedSeen = getReal(q + 64);
+    h->maxInvertedSeen = (int)(int64_t)get64(q + 72);
+    h->maxVolumeDriftSeen = getReal(q + 80);
+    memcpy(h->lastWarning, q + 96, sizeof h->lastWarning);
+    h->lastWarning[sizeof h->lastWarning - 1] = 0;
+    return IC_OK;
+}
+
+icResult icWorld_CheckCheckpoint(const icWorld *world, const void *data, size_t size,
+                                 const void **user, size_t *userSize, icDiagnostic *diag) {
+    return readCheckpoint((icWorld *)world, data, size, false, user, userSize, diag);
+}
+
+icResult icWorld_LoadCheckpoint(icWorld *world, const void *data, size_t size, const void **user,
+                                size_t *userSize, icDiagnostic *diag) {
+    return readCheckpoint(world, data, size, true, user, userSize, diag);
+}

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+// Numerical health while stepping: after every step one pass over the vertices (finite
+// positions and velocities, speed) and one over the tets (inversions, volume), counted per
+// world and handled by the world's policy (report, clamp, stop).
+#include "world/world_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+icHealthDef icDefaultHealthDef(void) {
+    icHealthDef def;
+    def.policy = IC_HEALTH_REPORT;
+    def.maxSpeed = 1000.0;
+    def.maxInvertedTets = 0;
+    def.maxVolumeDrift = 0.5;
+    return def;
+}
+
+bool icHealthDef_IsValid(const icHealthDef *def) {
+    return (def->policy == IC_HEALTH_OFF || def->policy == IC_HEALTH_REPORT ||
+            def->policy == IC_HEALTH_CLAMP || def->policy == IC_HEALTH_STOP) &&
+           def->maxSpeed > 0 && !isnan(def->maxSpeed) && def->maxInvertedTets >= 0 &&
+           def->maxVolumeDrift > 0 && !isnan(def->maxVolumeDrift);
+}
+
+icHealthStats icWorld_GetHealth(const icWorld *world) {
+    IC_ASSERT(world);
+    return world->health;
+}
+
+icResult icWorld_SetHealthDef(icWorld *world, const icHealthDef *def) {
+    IC_ASSERT(world);
+    icHealthDef d = def ? *def : icDefaultHealthDef();
+    if (!icHealthDef_IsValid(&d)) return IC_ERR_BAD_VALUE;
+    world->model.def.health = d;
+    return IC_OK;
+}
+
+void icHealth_Destroy(icWorld *world) {
+    icDestroyState(world->lastGood);
+    world->lastGood = NULL;
+}
+
+void icHealth_BeforeStep(icWorld *world) {
+    if (world->model.def.health.policy != IC_HEALTH_STOP) return;
+    const icState *s = world->state;
+    icState *keep = world->lastGood;
+    if (keep && (keep->vertexCount != s->vertexCount || keep->tetCount != s->tetCount)) {
+        icDestroyState(keep);
+        keep = world->lastGood = NULL;
+    }
+    // Without memory for the copy the step still runs; a stop then keeps the bad state and
+    // says so.
+    if (!keep) keep = world->lastGood = icState_CreateForModel(&world->model);
+    if (keep) icState_CopyInto(keep, s);
+}
+
+static void warn(icWorld *world, int64_t *counter, const char *what) {
+    icHealthStats *h = &world->health;
+    ++*counter;
+    ++h->warnings;
+    snprintf(h->lastWarning, sizeof h->lastWarning, "t = %.6g s: %s",
+             (double)world->state->time, what);
+}
+
+icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats) {
+    const icHealthDef *def = &world->model.def.health;
+    if (def->policy == IC_HEALTH_OFF) return result;
+    // Arguments the step refused leave the state alone: nothing to check.
+    if (result == IC_ERR_INVALID_ARGUMENT || result == IC_ERR_UNSUPPORTED ||
+        result == IC_ERR_EMPTY || result == IC_ERR_OUT_OF_MEMORY)
+        return result;
+    const icModel *m = &world->model;
+    icState *s = world->state;
+    icHealthStats *h = &world->health;
+    ++h->steps;
+    int64_t warningsBefore = h->warnings;
+
+    // Vertices: finite, fastest speed (and the clamp).
+    bool finite = true;
+    icReal maxSpeed2 = 0;
+    char what[120];
+    for (int v = 0; v < m->vertexCount && finite; ++v) {
+        icVec3 x = icVec3_Load(s->x, v), vel = icVec3_Load(s->v, v);
+        finite = icVec3_IsFinite(x) && icVec3_IsFinite(vel);
+        icReal speed2 = icVec3_LengthSquared(vel);
+        if (speed2 > maxSpeed2) maxSpeed2 = speed2;
+    }
+    if (!finite || result == IC_ERR_NUMERICAL) {
+        warn(world, &h->nonFiniteSteps, "NaN or infinite positions or velocities");
+        if (stats) stats->nan = true;
+        result = IC_ERR_NUMERICAL;
+    } else {
+        icReal speed = sqrt(maxSpeed2);
+        if (speed > h->maxSpeedSeen) h->maxSpeedSeen = speed;
+        if (speed > def->maxSpeed) {
+            snprintf(what, sizeof what, "a vertex moves at %.3g m/s > max_speed %.3g",
+                     (double)speed, (double)def->maxSpeed);
+            warn(world, &h->speedWarnings, what);
+            if (def->policy == IC_HEALTH_CLAMP) {
+                for (int v = 0; v < m->vertexCount; ++v) {
+                    icVec3 vel = icVec3_Load(s->v, v);
+                    icReal length = icVec3_Length(vel);
+                    if (length <= def->maxSpeed) continue;
+                    icVec3_Store(s->v, v, icVec3_Scale(def->maxSpeed / length, vel));
+                    ++h->clampedVertices;
+                }
+            }
+        }
+
+        // Tets: inverted count and total volume.
+        int inverted = 0;
+        icReal volume = 0;
+        for (int t = 0; t < m->tetCount; ++t) {
+            icReal J = icMat3_Det(icModel_TetF(m, s->x, t));
+            if (J <= 0) ++inverted;
+            volume += J * m->restVolume[t];
+        }
+        if (inverted > h->maxInvertedSeen) h->maxInvertedSeen = inverted;
+        if (inverted > def->maxInvertedTets) {
+            snprintf(what, sizeof what, "%d inverted tets > max_inverted_tets %d", inverted,
+                     def->maxInvertedTets);
+            warn(world, &h->inversionWarnings, what);
+        }
+        icReal drift = m->totalRestVolume > 0 ? fabs(volume / m->totalRestVolume - 1) : 0;
+        if (drift > h->maxVolumeDriftSeen) h->maxVolumeDriftSeen = drift;
+        if (drift > def->maxVolumeDrift) {
+            snprintf(what, sizeof what, "|V/V0 - 1| = %.3g > max_volume_drift %.3g",
+                     (double)drift, (double)def->maxVolumeDrift);
+            warn(world, &h->volumeWarnings, what);
+        }
+    }
+
+    if (def->policy == IC_HEALTH_STOP && h->warnings > warningsBefore) {
+        ++h->stops;
+        if (world->lastGood && world->lastGood->vertexCount == s->vertexCount &&
+            world->lastGood->tetCount == s->tetCount)
+            icState_CopyInto(s, world->lastGood);
+        return IC_ERR_NUMERICAL;
+    }
+    return result;
+}

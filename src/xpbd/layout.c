@@ -1,0 +1,803 @@
+// SPDX-License-Identifier: MIT
+// Builds the packed sweep layout: tets along a Morton curve cut into chunks that fit the
+// cache, chunks coloured into phases, tets of a chunk coloured greedily into vector blocks
+// (small colours go to the chunk's serial overflow) or by the paper's cell scheme (seed 000,
+// sec. 5.3), vertices renumbered by first use, and the AoSoA block records.
+#include "xpbd/layout.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+// A colour shared out between workers needs this many blocks' worth of tets (a pass costs a
+// hand-over between threads, about as much as a few dozen serial projections); in a chunk run
+// by one worker a vector pass pays once it has a quarter of a block.
+enum { IC_LAYOUT_MIN_PARALLEL_BLOCKS = 2, IC_LAYOUT_MIN_SERIAL_FRACTION = 4 };
+
+// Meshes above this many tets are cut into chunks of about IC_LAYOUT_CHUNK tets: one chunk's
+// vertex copies (~50 KB in float, ~100 KB in double) stay in the core's cache through all its
+// colours, where a colour pass over a large mesh streams every vertex through L3 once per
+// colour. Both precisions cut alike, so they sweep in the same order.
+enum { IC_LAYOUT_CHUNKED_ABOVE = 196608, IC_LAYOUT_CHUNK = 16384 };
+
+// 10 bits spread to every third bit.
+static uint32_t spread10(uint32_t v) {
+    v &= 1023u;
+    v = (v | (v << 16)) & 0x030000FFu;
+    v = (v | (v << 8)) & 0x0300F00Fu;
+    v = (v | (v << 4)) & 0x030C30C3u;
+    v = (v | (v << 2)) & 0x09249249u;
+    return v;
+}
+
+// Stable sort of values by 30-bit keys: three counting passes of 10 bits.
+static bool sortByKey(uint32_t *keys, int *values, int n) {
+    uint32_t *k2 = n ? IC_ALLOC(uint32_t, n) : NULL;
+    int *v2 = n ? IC_ALLOC(int, n) : NULL;
+    int *count = IC_ALLOC(int, 1025);
+    bool ok = count && (!n || (k2 && v2));
+    for (int pass = 0; ok && pass < 3; ++pass) {
+        int shift = 10 * pass;
+        memset(count, 0, sizeof(int) * 1025);
+        for (int i = 0; i < n; ++i) ++count[((keys[i] >> shift) & 1023u) + 1];
+        for (int d = 0; d < 1024; ++d) count[d + 1] += count[d];
+        for (int i = 0; i < n; ++i) {
+            int at = count[(keys[i] >> shift) & 1023u]++;
+            k2[at] = keys[i];
+            v2[at] = values[i];
+        }
+        memcpy(keys, k2, sizeof(uint32_t) * (size_t)n);
+        memcpy(values, v2, sizeof(int) * (size_t)n);
+    }
+    icFree(k2);
+    icFree(v2);
+    icFree(count);
+    return ok;
+}
+
+// Tets along a Morton curve through their rest centroids (ties in index order), body by body,
+// so tets that follow each other in a colour are near in space and share cache lines.
+static bool mortonOrder(const icModel *m, int *order) {
+    const int n = m->tetCount;
+    icVec3 lo = icVec3_Load(m->restPositions, 0), hi = lo;
+    for (int v = 1; v < m->vertexCount; ++v) {
+        icVec3 p = icVec3_Load(m->restPositions, v);
+        lo = icVec3_Min(lo, p);
+        hi = icVec3_Max(hi, p);
+    }
+    icReal extent = fmax(fmax(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z);
+    icReal scale = extent > 0 ? 1023.999 / extent : 0;
+    uint32_t *keys = n ? IC_ALLOC(uint32_t, n) : NULL;
+    if (n && !keys) return false;
+    for (int t = 0; t < n; ++t) {
+        const int *tv = m->tets + 4 * (size_t)t;
+        icVec3 c = icVec3_Make(0, 0, 0);
+        for (int i = 0; i < 4; ++i) c = icVec3_Add(c, icVec3_Load(m->restPositions, tv[i]));
+        c = icVec3_Scale(0.25, icVec3_Sub(c, icVec3_Scale(4.0, lo)));
+        keys[t] = spread10((uint32_t)(c.x * scale)) | spread10((uint32_t)(c.y * scale)) << 1 |
+                  spread10((uint32_t)(c.z * scale)) << 2;
+        order[t] = t;
+    }
+    bool ok = sortByKey(keys, order, n);
+    // Then by body (stable), so a chunk holds one body's tets.
+    for (int i = 0; ok && i < n; ++i) keys[i] = (uint32_t)m->tetBody[order[i]];
+    if (ok && m->bodyCount > 1) ok = sortByKey(keys, order, n);
+    icFree(keys);
+    return ok;
+}
+
+
+typedef struct icIntList {
+    int *data;
+    int count, capacity;
+} icIntList;
+
+static bool push(icIntList *list, int value) {
+    if (!icGrowArray((void **)&list->data, &list->capacity, list->count + 1, sizeof(int))) return false;
+    list->data[list->count++] = value;
+    return true;
+}
+
+// What the builder collects before the records are written.
+typedef struct icBuild {
+    icXpbdLayout *L;
+    const icModel *m;
+    icIntList slots; ///< tet per lane, -1 for padding
+    icIntList phaseChunks, chunkColours, chunkOverflow, chunkBlocks, colourUnits, colourEnd, unitBlocks;
+    icIntList cellCorners; ///< cell scheme: per unit 8 x lanes model vertices (-1: the dummy)
+    icIntList cellPattern; ///< per unit IC_XPBD_MAX_CELL_TETS x 4 corners, or -1s: no shared pattern
+    uint64_t *bits;  ///< (model vertices) colour bits inside a chunk, phase bits across chunks
+    int *colour;     ///< (tets) scratch
+    bool ok;
+} icBuild;
+
+static int blocksSoFar(const icBuild *B) { return B->slots.count / B->L->lanes; }
+
+static void addSlot(icBuild *B, int t) { B->ok = B->ok && push(&B->slots, t); }
+
+static void padBlock(icBuild *B) {
+    while (B->ok && B->slots.count % B->L->lanes) addSlot(B, -1);
+}
+
+static void beginChunk(icBuild *B) {
+    B->ok = B->ok && push(&B->chunkColours, B->colourUnits.count) && push(&B->chunkBlocks, blocksSoFar(B));
+}
+
+static int compareInts(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+// Tets tets[0..n) (in Morton order) as one chunk: greedy colours in the user's tet order, as
+// the reference sweep colours them (seed 000, sec. 5.3: tets of a colour share no vertex), so
+// the Gauss-Seidel order is the reference's colour by colour; then a vector block per `lanes`
+// tets of a colour in Morton order, one unit per block. Colours too small for vectors go to
+// the chunk's overflow, solved lane by lane.
+static void emitGreedyChunk(icBuild *B, const int *tets, int n, bool sharedColours) {
+    const icModel *m = B->m;
+    const int lanes = B->L->lanes;
+    int count[65] = {0};
+    int *byIndex = n ? IC_ALLOC(int, n) : NULL;
+    if (n && !byIndex) {
+        B->ok = false;
+        return;
+    }
+    memcpy(byIndex, tets, sizeof(int) * (size_t)n);
+    qsort(byIndex, (size_t)n, sizeof(int), compareInts);
+    for (int i = 0; i < n; ++i) {
+        const int *tv = m->tets + 4 * (size_t)byIndex[i];
+        uint64_t taken = B->bits[tv[0]] | B->bits[tv[1]] | B->bits[tv[2]] | B->bits[tv[3]];
+        int c = ~taken ? __builtin_ctzll(~taken) : 64;
+        B->colour[byIndex[i]] = c; // by tet, read back along the Morton order below
+        count[c]++;
+        if (c < 64)
+            for (int k = 0; k < 4; ++k) B->bits[tv[k]] |= (uint64_t)1 << c;
+    }
+    icFree(byIndex);
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < 4; ++k) B->bits[m->tets[4 * (size_t)tets[i] + k]] = 0;
+    int least = sharedColours ? IC_LAYOUT_MIN_PARALLEL_BLOCKS * lanes : lanes / IC_LAYOUT_MIN_SERIAL_FRACTION;
+    beginChunk(B);
+    for (int c = 0; c < 64 && B->ok; ++c) {
+        if (count[c] < least || count[c] == 0) continue;
+        B->ok = push(&B->colourUnits, B->unitBlocks.count);
+        int first = blocksSoFar(B);
+        for (int i = 0; i < n; ++i)
+            if (B->colour[tets[i]] == c) addSlot(B, tets[i]);
+        padBlock(B);
+        for (int b = first; b < blocksSoFar(B); ++b) B->ok = B->ok && push(&B->unitBlocks, b);
+        B->ok = B->ok && push(&B->colourEnd, blocksSoFar(B));
+    }
+    B->ok = B->ok && push(&B->chunkOverflow, blocksSoFar(B));
+    // Small colours in colour order, as the reference sweeps them; colour 64 (no colour was
+    // free) in the user's order last.
+    for (int c = 0; c < 64; ++c)
+        if (count[c] > 0 && count[c] < least)
+            for (int i = 0; i < n; ++i)
+                if (B->colour[tets[i]] == c) {
+                    addSlot(B, tets[i]);
+                    B->L->overflowTets++;
+                }
+    for (int i = 0; i < n && count[64]; ++i)
+        if (B->colour[tets[i]] == 64) {
+            addSlot(B, tets[i]);
+            B->L->overflowTets++;
+        }
+    padBlock(B);
+}
+
+// The 8 corners of a cell, each named by the octant of its rest position about the cell's
+// centre, and which corners each of its tets uses (tets in index order). False when the cell
+// is not a hex of 8 corners or has too many tets.
+static bool cellPattern(const icModel *m, const int *tets, int n, int corner[8],
+                        unsigned char pattern[IC_XPBD_MAX_CELL_TETS][4]) {
+    if (n > IC_XPBD_MAX_CELL_TETS) return false;
+    int vertex[32], count = 0;
+    for (int e = 0; e < n; ++e)
+        for (int k = 0; k < 4; ++k) {
+            int v = m->tets[4 * (size_t)tets[e] + k], seen = 0;
+            for (int i = 0; i < count; ++i) seen |= vertex[i] == v;
+            if (!seen) vertex[count++] = v;
+        }
+    if (count != 8) return false;
+    icVec3 centre = icVec3_Make(0, 0, 0);
+    for (int i = 0; i < 8; ++i) centre = icVec3_Add(centre, icVec3_Load(m->restPositions, vertex[i]));
+    centre = icVec3_Scale(0.125, centre);
+    for (int i = 0; i < 8; ++i) corner[i] = -1;
+    for (int i = 0; i < 8; ++i) {
+        icVec3 d = icVec3_Sub(icVec3_Load(m->restPositions, vertex[i]), centre);
+        int octant = (d.x > 0) + 2 * (d.y > 0) + 4 * (d.z > 0);
+        if (corner[octant] >= 0) return false;
+        corner[octant] = vertex[i];
+    }
+    for (int e = 0; e < n; ++e)
+        for (int k = 0; k < 4; ++k)
+            for (int c = 0; c < 8; ++c)
+                if (corner[c] == m->tets[4 * (size_t)tets[e] + k]) pattern[e][k] = (unsigned char)c;
+    return true;
+}
+
+// The corners of a unit's cells when they all share one pattern (then the cell kernel keeps
+// them in registers), else -1s.
+static void unitCorners(icBuild *B, const int *group, int inGroup, int most, const int *first,
+                        const int *byCell) {
+    const int lanes = B->L->lanes;
+    int corners[8][IC_XPBD_LANES];
+    unsigned char shared[IC_XPBD_MAX_CELL_TETS][4] = {{0}};
+    bool fast = most <= IC_XPBD_MAX_CELL_TETS;
+    for (int l = 0; l < lanes && fast; ++l) {
+        int corner[8];
+        unsigned char pattern[IC_XPBD_MAX_CELL_TETS][4] = {{0}};
+        if (l >= inGroup) {
+            for (int c = 0; c < 8; ++c) corners[c][l] = -1;
+            continue;
+        }
+        int n = first[group[l] + 1] - first[group[l]];
+        fast = n == most && cellPattern(B->m, byCell + first[group[l]], n, corner, pattern);
+        if (fast && l == 0) memcpy(shared, pattern, sizeof shared);
+        fast = fast && memcmp(shared, pattern, sizeof shared) == 0;
+        for (int c = 0; c < 8; ++c) corners[c][l] = corner[c];
+    }
+    for (int c = 0; c < 8; ++c)
+        for (int l = 0; l < lanes; ++l) B->ok = B->ok && push(&B->cellCorners, fast ? corners[c][l] : -1);
+    for (int s = 0; s < IC_XPBD_MAX_CELL_TETS; ++s)
+        for (int k = 0; k < 4; ++k) B->ok = B->ok && push(&B->cellPattern, fast ? shared[s][k] : -1);
+}
+
+// Cells cells[0..n) as one chunk: the 8 parity colours of the paper's cell scheme; a unit is
+// a group of `lanes` cells whose block s holds the s-th tet of each (a cell's tets run in
+// index order in one lane).
+static void emitCellChunk(icBuild *B, const int *cells, int n, const int *first, const int *byCell,
+                          const unsigned char *parity) {
+    const int lanes = B->L->lanes;
+    beginChunk(B);
+    for (int col = 0; col < 8 && B->ok; ++col) {
+        int group[IC_XPBD_LANES], inGroup = 0;
+        bool any = false;
+        for (int s = 0; s <= n && B->ok; ++s) {
+            bool flush = s == n;
+            if (!flush) {
+                if (parity[cells[s]] != col) continue;
+                group[inGroup++] = cells[s];
+                flush = inGroup == lanes;
+            }
+            if (!flush || inGroup == 0) continue;
+            if (!any) B->ok = push(&B->colourUnits, B->unitBlocks.count), any = true;
+            int most = 0;
+            for (int l = 0; l < inGroup; ++l)
+                if (first[group[l] + 1] - first[group[l]] > most) most = first[group[l] + 1] - first[group[l]];
+            B->ok = B->ok && push(&B->unitBlocks, blocksSoFar(B));
+            unitCorners(B, group, inGroup, most, first, byCell);
+            for (int slot = 0; slot < most; ++slot)
+                for (int l = 0; l < lanes; ++l)
+                    addSlot(B, l < inGroup && slot < first[group[l] + 1] - first[group[l]]
+                                   ? byCell[first[group[l]] + slot]
+                                   : -1);
+            inGroup = 0;
+        }
+        if (any) B->ok = B->ok && push(&B->colourEnd, blocksSoFar(B));
+    }
+    B->ok = B->ok && push(&B->chunkOverflow, blocksSoFar(B));
+}
+
+// Chunks share vertices only with neighbours: greedy phases (the same algorithm as the tet
+// colours, one level up) make the chunks of a phase independent. Chunk c's tets are
+// tetsOf(c); returns its phase, 64 when all 64 are taken (such chunks run one at a time).
+static int chunkPhase(icBuild *B, const int *tets, int n) {
+    const int *tv = B->m->tets;
+    uint64_t taken = 0;
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < 4; ++k) taken |= B->bits[tv[4 * (size_t)tets[i] + k]];
+    int phase = ~taken ? __builtin_ctzll(~taken) : 64;
+    if (phase < 64)
+        for (int i = 0; i < n; ++i)
+            for (int k = 0; k < 4; ++k) B->bits[tv[4 * (size_t)tets[i] + k]] |= (uint64_t)1 << phase;
+    return phase;
+}
+
+// Chunks as runs of at most `size` tets along `seq` (or one chunk for everything), never
+// across bodies when chunked; *starts gets the boundaries (count + 1).
+static int cutChunks(const icModel *m, const int *seq, int n, bool chunked, int size,
+                     const int *tetOfItem, const int *itemTets, int **starts) {
+    icIntList list = {0};
+    bool ok = push(&list, 0);
+    int inChunk = 0;
+    for (int i = 0; i < n && ok; ++i) {
+        int t = tetOfItem ? tetOfItem[seq[i]] : seq[i];
+        int tets = itemTets ? itemTets[seq[i]] : 1;
+        if (chunked && i > 0 && (inChunk + tets > size || m->tetBody[t] != m->tetBody[tetOfItem ? tetOfItem[seq[i - 1]] : seq[i - 1]])) {
+            ok = push(&list, i);
+            inChunk = 0;
+        }
+        inChunk += tets;
+    }
+    ok = ok && (n == 0 || push(&list, n));
+    *starts = list.data;
+    return ok ? list.count - 1 : -1;
+}
+
+// Phases for chunks [starts[c], starts[c+1]) of seq, and the chunk order by phase (stable).
+// expand(c) lists the chunk's tets into scratch.
+static bool orderChunks(icBuild *B, int chunks, int *phaseOf, int *chunkOrder,
+                        int (*expand)(const void *, int, int *), const void *context) {
+    memset(B->bits, 0, sizeof(uint64_t) * (size_t)B->m->vertexCount);
+    int phaseCount = 0;
+    for (int c = 0; c < chunks; ++c) {
+        int n = expand(context, c, B->colour);
+        phaseOf[c] = chunks > 1 ? chunkPhase(B, B->colour, n) : 0;
+        if (phaseOf[c] + 1 > phaseCount) phaseCount = phaseOf[c] + 1;
+    }
+    memset(B->bits, 0, sizeof(uint64_t) * (size_t)B->m->vertexCount);
+    int k = 0;
+    for (int p = 0; p < phaseCount && B->ok; ++p) {
+        B->ok = push(&B->phaseChunks, k);
+        for (int c = 0; c < chunks; ++c)
+            if (phaseOf[c] == p) chunkOrder[k++] = c;
+    }
+    B->ok = B->ok && push(&B->phaseChunks, k);
+    B->L->phaseCount = phaseCount;
+    return B->ok;
+}
+
+typedef struct icTetChunks {
+    const int *order, *starts;
+} icTetChunks;
+
+static int expandTetChunk(const void *context, int c, int *out) {
+    const icTetChunks *tc = context;
+    int n = tc->starts[c + 1] - tc->starts[c];
+    memcpy(out, tc->order + tc->starts[c], sizeof(int) * (size_t)n);
+    return n;
+}
+
+static icResult buildGreedy(icBuild *B, const int *order) {
+    const icModel *m = B->m;
+    icXpbdLayout *L = B->L;
+    int size = IC_LAYOUT_CHUNK;
+    int *starts = NULL;
+    int chunks = cutChunks(m, order, m->tetCount, L->chunked, size, NULL, NULL, &starts);
+    int *phaseOf = chunks > 0 ? IC_ALLOC(int, chunks) : NULL;
+    int *chunkOrder = chunks > 0 ? IC_ALLOC(int, chunks) : NULL;
+    B->ok = chunks >= 0 && (chunks == 0 || (phaseOf && chunkOrder));
+    icTetChunks tc = {order, starts};
+    if (B->ok && orderChunks(B, chunks, phaseOf, chunkOrder, expandTetChunk, &tc))
+        for (int k = 0; k < chunks && B->ok; ++k) {
+            int c = chunkOrder[k];
+            emitGreedyChunk(B, order + starts[c], starts[c + 1] - starts[c], !L->chunked);
+        }
+    icFree(starts);
+    icFree(phaseOf);
+    icFree(chunkOrder);
+    return B->ok ? IC_OK : IC_ERR_OUT_OF_MEMORY;
+}
+
+typedef struct icCellChunks {
+    const int *cellSeq, *starts, *first, *byCell;
+} icCellChunks;
+
+static int expandCellChunk(const void *context, int c, int *out) {
+    const icCellChunks *cc = context;
+    int n = 0;
+    for (int s = cc->starts[c]; s < cc->starts[c + 1]; ++s) {
+        int cell = cc->cellSeq[s];
+        for (int e = cc->first[cell]; e < cc->first[cell + 1]; ++e) out[n++] = cc->byCell[e];
+    }
+    return n;
+}
+
+// The cell scheme needs every tet in a cell of its body's grid, and no vertex shared by two
+// cells of one parity colour; IC_ERR_UNSUPPORTED otherwise (the caller goes greedy).
+static icResult buildCells(icBuild *B, const int *order) {
+    const icModel *m = B->m;
+    icXpbdLayout *L = B->L;
+    const int n = m->tetCount;
+    int64_t cells = 0;
+    int *cellOffset = IC_ALLOC(int, (size_t)m->bodyCount + 1);
+    if (!cellOffset) return IC_ERR_OUT_OF_MEMORY;
+    for (int b = 0; b < m->bodyCount; ++b) {
+        const int *cc = m->bodies[b].cellCounts;
+        cellOffset[b] = (int)cells;
+        cells += (int64_t)cc[0] * cc[1] * cc[2];
+        if (cc[0] <= 0 || cc[1] <= 0 || cc[2] <= 0 || cells > INT32_MAX / 2) {
+            icFree(cellOffset);
+            return IC_ERR_UNSUPPORTED;
+        }
+    }
+    for (int t = 0; t < n; ++t) {
+        const int *cc = m->bodies[m->tetBody[t]].cellCounts;
+        if (m->tetCell[t] < 0 || m->tetCell[t] >= cc[0] * cc[1] * cc[2]) {
+            icFree(cellOffset);
+            return IC_ERR_UNSUPPORTED;
+        }
+    }
+    const int nc = (int)cells;
+    icResult result = IC_ERR_OUT_OF_MEMORY;
+    int *first = IC_ALLOC_ZERO(int, (size_t)nc + 1); // tets of cell c: byCell[first[c] .. first[c+1])
+    int *fill = IC_ALLOC(int, (size_t)nc + 1);
+    int *byCell = IC_ALLOC(int, (size_t)n + 1);
+    int *cellSeq = IC_ALLOC(int, (size_t)nc + 1); // occupied cells in order of first use
+    int *cellTet = IC_ALLOC(int, (size_t)nc + 1);
+    int *cellSize = IC_ALLOC(int, (size_t)nc + 1);
+    unsigned char *parity = IC_ALLOC_ZERO(unsigned char, (size_t)nc + 1);
+    int *starts = NULL, *phaseOf = NULL, *chunkOrder = NULL;
+    if (!first || !fill || !byCell || !cellSeq || !cellTet || !cellSize || !parity) goto done;
+#define IC_CELL_OF(t) (cellOffset[m->tetBody[t]] + m->tetCell[t])
+    for (int t = 0; t < n; ++t) ++first[IC_CELL_OF(t) + 1];
+    for (int c = 0; c < nc; ++c) first[c + 1] += first[c];
+    memcpy(fill, first, sizeof(int) * ((size_t)nc + 1));
+    for (int t = 0; t < n; ++t) byCell[fill[IC_CELL_OF(t)]++] = t;
+    int occupied = 0;
+    for (int c = 0; c < nc; ++c) fill[c] = 0;
+    for (int i = 0; i < n; ++i) {
+        int c = IC_CELL_OF(order[i]);
+        if (!fill[c]) fill[c] = 1, cellSeq[occupied++] = c;
+    }
+#undef IC_CELL_OF
+    for (int b = 0; b < m->bodyCount; ++b) {
+        const int *cc = m->bodies[b].cellCounts;
+        int total = cc[0] * cc[1] * cc[2];
+        for (int c = 0; c < total; ++c) {
+            int i = c % cc[0], j = (c / cc[0]) % cc[1], k = c / (cc[0] * cc[1]);
+            parity[cellOffset[b] + c] = (unsigned char)((i & 1) + 2 * (j & 1) + 4 * (k & 1));
+        }
+    }
+    for (int c = 0; c < nc; ++c) {
+        cellTet[c] = first[c + 1] > first[c] ? byCell[first[c]] : 0;
+        cellSize[c] = first[c + 1] - first[c];
+    }
+    // Within a colour no vertex may belong to two cells: colour bits per vertex, and the
+    // last cell that touched it (B->colour) within the current colour's pass.
+    memset(B->bits, 0, sizeof(uint64_t) * (size_t)m->vertexCount);
+    bool shared = false;
+    for (int col = 0; col < 8 && !shared; ++col)
+        for (int s = 0; s < occupied && !shared; ++s) {
+            int c = cellSeq[s];
+            if (parity[c] != col) continue;
+            for (int e = first[c]; e < first[c + 1] && !shared; ++e)
+                for (int k = 0; k < 4; ++k) {
+                    int v = m->tets[4 * (size_t)byCell[e] + k];
+                    uint64_t bit = (uint64_t)1 << col;
+                    if ((B->bits[v] & bit) && B->colour[v] != c) shared = true;
+                    B->bits[v] |= bit;
+                    B->colour[v] = c;
+                }
+        }
+    memset(B->bits, 0, sizeof(uint64_t) * (size_t)m->vertexCount);
+    if (shared) {
+        result = IC_ERR_UNSUPPORTED;
+        goto done;
+    }
+    int size = IC_LAYOUT_CHUNK;
+    int chunks = cutChunks(m, cellSeq, occupied, L->chunked, size, cellTet, cellSize, &starts);
+    phaseOf = chunks > 0 ? IC_ALLOC(int, chunks) : NULL;
+    chunkOrder = chunks > 0 ? IC_ALLOC(int, chunks) : NULL;
+    B->ok = chunks >= 0 && (chunks == 0 || (phaseOf && chunkOrder));
+    icCellChunks cc = {cellSeq, starts, first, byCell};
+    if (B->ok && orderChunks(B, chunks, phaseOf, chunkOrder, expandCellChunk, &cc))
+        for (int k = 0; k < chunks && B->ok; ++k) {
+            int c = chunkOrder[k];
+            emitCellChunk(B, cellSeq + starts[c], starts[c + 1] - starts[c], first, byCell, parity);
+        }
+    result = B->ok ? IC_OK : IC_ERR_OUT_OF_MEMORY;
+done:
+    icFree(cellOffset);
+    icFree(first);
+    icFree(fill);
+    icFree(byCell);
+    icFree(cellSeq);
+    icFree(cellTet);
+    icFree(cellSize);
+    icFree(parity);
+    icFree(starts);
+    icFree(phaseOf);
+    icFree(chunkOrder);
+    return result;
+}
+
+static void storeRow(icXpbdLayout *L, char *record, int row, int lane, icReal value) {
+    char *rows = record + 4 * sizeof(unsigned) * (size_t)L->lanes;
+    size_t at = (size_t)row * L->lanes + lane;
+    if (L->precision == IC_PRECISION_FLOAT)
+        ((float *)rows)[at] = (float)value;
+    else
+        ((double *)rows)[at] = value;
+}
+
+// Lane `lane` of block b gets tet t (or padding for t < 0: the dummy vertex, all zero
+// constants, which the kernel leaves alone: its denominators are zero).
+static void fillLane(icXpbdLayout *L, const icModel *m, int b, int lane, int t) {
+    char *record = L->blocks + (size_t)b * L->blockBytes;
+    unsigned *offset = (unsigned *)record, recordBytes = (unsigned)(4 * L->real);
+    if (t < 0) {
+        for (int i = 0; i < 4; ++i) offset[i * L->lanes + lane] = (unsigned)(L->vertexCount - 1) * recordBytes;
+        return;
+    }
+    for (int i = 0; i < 4; ++i)
+        offset[i * L->lanes + lane] = (unsigned)L->packedOfVertex[m->tets[4 * (size_t)t + i]] * recordBytes;
+    const icMat3 *Q = &m->invRest[t];
+    const icReal *col[3] = {&Q->col[0].x, &Q->col[1].x, &Q->col[2].x}; // Q_jk = col[k][j]
+    if (L->precision == IC_PRECISION_DOUBLE) { // Q itself (the reference's arithmetic)
+        for (int j = 0; j < 3; ++j)
+            for (int k = 0; k < 3; ++k) storeRow(L, record, IC_XPBD_ROW_Q + 3 * j + k, lane, col[k][j]);
+        storeRow(L, record, IC_XPBD_ROW_F_DET_Q, lane, icMat3_Det(*Q));
+        if (!L->uniform) {
+            storeRow(L, record, IC_XPBD_ROW_F_ALPHA_D, lane, m->alphaD[t]);
+            storeRow(L, record, IC_XPBD_ROW_F_ALPHA_H, lane, m->alphaH[t]);
+            storeRow(L, record, IC_XPBD_ROW_F_GAMMA, lane, m->gamma[t]);
+        }
+        return;
+    }
+    // N = Q Q^T and det Q (xpbd/kernel_body.h), in double before rounding.
+    static const int rowOf[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
+    for (int j = 0; j < 3; ++j)
+        for (int k = j; k < 3; ++k) {
+            icReal n = col[0][j] * col[0][k] + col[1][j] * col[1][k] + col[2][j] * col[2][k];
+            storeRow(L, record, IC_XPBD_ROW_N + rowOf[j][k], lane, n);
+        }
+    storeRow(L, record, IC_XPBD_ROW_DET_Q, lane, icMat3_Det(*Q));
+    if (!L->uniform) {
+        storeRow(L, record, IC_XPBD_ROW_ALPHA_D, lane, m->alphaD[t]);
+        storeRow(L, record, IC_XPBD_ROW_ALPHA_H, lane, m->alphaH[t]);
+        storeRow(L, record, IC_XPBD_ROW_GAMMA, lane, m->gamma[t]);
+    }
+}
+
+// Vertices numbered by first use along the lanes, so a chunk's vertices are contiguous;
+// unused vertices after them, then the dummy that padding lanes point at.
+static bool renumberVertices(icXpbdLayout *L, const icModel *m) {
+    const int nv = m->vertexCount;
+    L->vertexCount = nv + 1;
+    L->packedOfVertex = nv ? IC_ALLOC(int, nv) : NULL;
+    L->vertexOfPacked = IC_ALLOC(int, (size_t)nv + 1);
+    if ((nv && !L->packedOfVertex) || !L->vertexOfPacked) return false;
+    for (int v = 0; v < nv; ++v) L->packedOfVertex[v] = -1;
+    int next = 0;
+    for (size_t i = 0; i < (size_t)L->blockCount * L->lanes; ++i) {
+        int t = L->tetOfLane[i];
+        if (t < 0) continue;
+        for (int k = 0; k < 4; ++k) {
+            int v = m->tets[4 * (size_t)t + k];
+            if (L->packedOfVertex[v] < 0) L->packedOfVertex[v] = next++;
+        }
+    }
+    for (int v = 0; v < nv; ++v)
+        if (L->packedOfVertex[v] < 0) L->packedOfVertex[v] = next++;
+    for (int v = 0; v < nv; ++v) L->vertexOfPacked[L->packedOfVertex[v]] = v;
+    L->vertexOfPacked[nv] = -1;
+    return true;
+}
+
+// One material for every tet (the common case): compliances follow from det Q.
+static void findUniformMaterial(icXpbdLayout *L, const icModel *m) {
+    L->uniform = m->bodyCount > 0 && m->tetCount > 0;
+    for (int b = 1; b < m->bodyCount && L->uniform; ++b)
+        L->uniform = m->bodies[b].mu == m->bodies[0].mu && m->bodies[b].lambda == m->bodies[0].lambda;
+    for (int t = 1; t < m->tetCount && L->uniform; ++t) L->uniform = m->gamma[t] == m->gamma[0];
+    if (!L->uniform) return;
+    L->sixOverMu = 6.0 / m->bodies[0].mu;
+    L->sixOverLambda = isfinite(m->bodies[0].lambda) ? 6.0 / m->bodies[0].lambda : 0.0;
+    L->gamma = m->gamma[0];
+}
+
+static void freeStructure(icXpbdLayout *L) {
+    icFree(L->tetOfLane);
+    icFree(L->phaseChunks);
+    icFree(L->chunkColours);
+    icFree(L->chunkOverflow);
+    icFree(L->chunkBlocks);
+    icFree(L->colourUnits);
+    icFree(L->colourEnd);
+    icFree(L->unitBlocks);
+    icFree(L->cellCorners);
+    icFree(L->cellPattern);
+    icFree(L->unitFast);
+    L->cellCorners = NULL;
+    L->cellPattern = L->unitFast = NULL;
+    L->colourEnd = NULL;
+    L->tetOfLane = L->phaseChunks = L->chunkColours = L->chunkOverflow = L->chunkBlocks = NULL;
+    L->colourUnits = L->unitBlocks = NULL;
+    L->blockCount = L->phaseCount = L->chunkCount = L->colourCount = L->unitCount = 0;
+    L->overflowTets = L->paddingLanes = 0;
+}
+
+// Moves the builder's lists into the layout (with their end sentinels).
+static bool adopt(icXpbdLayout *L, icBuild *B) {
+    B->ok = B->ok && push(&B->chunkColours, B->colourUnits.count) && push(&B->chunkBlocks, blocksSoFar(B)) &&
+            push(&B->colourUnits, B->unitBlocks.count) && push(&B->unitBlocks, blocksSoFar(B)) &&
+            push(&B->chunkOverflow, blocksSoFar(B));
+    L->tetOfLane = B->slots.data;
+    L->blockCount = blocksSoFar(B);
+    L->phaseChunks = B->phaseChunks.data;
+    L->chunkColours = B->chunkColours.data;
+    L->chunkCount = B->chunkColours.count - 1;
+    L->chunkOverflow = B->chunkOverflow.data;
+    L->chunkBlocks = B->chunkBlocks.data;
+    L->colourUnits = B->colourUnits.data;
+    L->colourCount = B->colourUnits.count - 1;
+    L->colourEnd = B->colourEnd.data;
+    L->unitBlocks = B->unitBlocks.data;
+    L->unitCount = B->unitBlocks.count - 1;
+    if (B->cellCorners.count > 0) { // model vertices now; offsets once vertices are renumbered
+        L->cellCorners = (unsigned *)B->cellCorners.data;
+        L->unitFast = IC_ALLOC(unsigned char, (size_t)L->unitCount + 1);
+        L->cellPattern = IC_ALLOC(unsigned char, (size_t)L->unitCount * IC_XPBD_MAX_CELL_TETS * 4 + 1);
+        if (!L->unitFast || !L->cellPattern) B->ok = false;
+        for (int u = 0; u < L->unitCount && B->ok; ++u) {
+            const int *pattern = B->cellPattern.data + (size_t)u * IC_XPBD_MAX_CELL_TETS * 4;
+            L->unitFast[u] = pattern[0] >= 0;
+            for (int i = 0; i < IC_XPBD_MAX_CELL_TETS * 4; ++i)
+                L->cellPattern[(size_t)u * IC_XPBD_MAX_CELL_TETS * 4 + i] = (unsigned char)(pattern[i] < 0 ? 0 : pattern[i]);
+        }
+        memset(&B->cellCorners, 0, sizeof B->cellCorners);
+    }
+    memset(&B->slots, 0, sizeof B->slots);
+    memset(&B->phaseChunks, 0, sizeof B->phaseChunks);
+    memset(&B->chunkColours, 0, sizeof B->chunkColours);
+    memset(&B->chunkOverflow, 0, sizeof B->chunkOverflow);
+    memset(&B->chunkBlocks, 0, sizeof B->chunkBlocks);
+    memset(&B->colourUnits, 0, sizeof B->colourUnits);
+    memset(&B->colourEnd, 0, sizeof B->colourEnd);
+    memset(&B->unitBlocks, 0, sizeof B->unitBlocks);
+    for (int i = 0; i < L->blockCount * L->lanes; ++i) L->paddingLanes += L->tetOfLane[i] < 0;
+    return B->ok;
+}
+
+static void freeBuild(icBuild *B) {
+    icFree(B->slots.data);
+    icFree(B->phaseChunks.data);
+    icFree(B->chunkColours.data);
+    icFree(B->chunkOverflow.data);
+    icFree(B->chunkBlocks.data);
+    icFree(B->colourUnits.data);
+    icFree(B->colourEnd.data);
+    icFree(B->unitBlocks.data);
+    icFree(B->cellCorners.data);
+    icFree(B->cellPattern.data);
+    icFree(B->bits);
+    icFree(B->colour);
+}
+
+// Float positions are relative to the vertex nearest the centre of the body's rest box:
+// the shortest distances, so the finest rounding over the body.
+static void findOrigins(icXpbdLayout *L, const icModel *m) {
+    for (int b = 0; b < m->bodyCount; ++b) {
+        const icBodyRecord *body = &m->bodies[b];
+        icVec3 lo = icVec3_Load(m->restPositions, body->vertexStart), hi = lo;
+        for (int v = body->vertexStart; v < body->vertexStart + body->vertexCount; ++v) {
+            lo = icVec3_Min(lo, icVec3_Load(m->restPositions, v));
+            hi = icVec3_Max(hi, icVec3_Load(m->restPositions, v));
+        }
+        icVec3 centre = icVec3_Scale(0.5, icVec3_Add(lo, hi));
+        icReal best = INFINITY;
+        L->originVertex[b] = body->vertexStart;
+        for (int v = body->vertexStart; v < body->vertexStart + body->vertexCount; ++v) {
+            icReal d = icVec3_LengthSquared(icVec3_Sub(icVec3_Load(m->restPositions, v), centre));
+            if (d < best) best = d, L->originVertex[b] = v;
+        }
+    }
+}
+
+static void *allocReals(const icXpbdLayout *L, size_t count) { return icAllocZero(count * L->real); }
+
+icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
+    *out = NULL;
+    icXpbdLayout *L = IC_ALLOC_ZERO(icXpbdLayout, 1);
+    if (!L) return IC_ERR_OUT_OF_MEMORY;
+    L->precision = m->def.precision;
+    L->scheme = m->def.colouring;
+    L->lanes = IC_XPBD_LANES;
+    L->real = L->precision == IC_PRECISION_FLOAT ? sizeof(float) : sizeof(double);
+    L->modelVertexCount = m->vertexCount;
+    L->modelTetCount = m->tetCount;
+    L->modelBodyCount = m->bodyCount;
+    L->sweepsLeft = -1;
+    L->chunked = m->tetCount > IC_LAYOUT_CHUNKED_ABOVE;
+    findUniformMaterial(L, m);
+    if (L->precision == IC_PRECISION_DOUBLE)
+        L->rows = L->uniform ? IC_XPBD_ROWS_F_UNIFORM : IC_XPBD_ROWS_F;
+    else
+        L->rows = L->uniform ? IC_XPBD_ROWS_UNIFORM : IC_XPBD_ROWS;
+    // Blocks hold 32-bit byte offsets of vertex records.
+    if ((uint64_t)(m->vertexCount + 1) * 4 * L->real > UINT32_MAX) {
+        icXpbdLayout_Destroy(L);
+        return IC_ERR_UNSUPPORTED;
+    }
+    icBuild B = {0};
+    B.L = L;
+    B.m = m;
+    B.ok = true;
+    B.bits = IC_ALLOC_ZERO(uint64_t, (size_t)m->vertexCount + 1);
+    B.colour = IC_ALLOC(int, (size_t)(m->tetCount > m->vertexCount ? m->tetCount : m->vertexCount) + 1);
+    icResult r = IC_ERR_OUT_OF_MEMORY;
+    int *order = m->tetCount ? IC_ALLOC(int, m->tetCount) : NULL;
+    if ((m->tetCount && !order) || !B.bits || !B.colour || !mortonOrder(m, order)) goto fail;
+    r = IC_ERR_UNSUPPORTED;
+    if (L->scheme == IC_COLOURING_CELL && m->tetCount > 0) {
+        r = buildCells(&B, order);
+        L->cells = r == IC_OK;
+        if (r == IC_ERR_UNSUPPORTED) { // start again, greedy
+            icXpbdLayout *keep = B.L;
+            freeBuild(&B);
+            B = (icBuild){0};
+            B.L = keep;
+            B.m = m;
+            B.ok = true;
+            B.bits = IC_ALLOC_ZERO(uint64_t, (size_t)m->vertexCount + 1);
+            B.colour = IC_ALLOC(int, (size_t)(m->tetCount > m->vertexCount ? m->tetCount : m->vertexCount) + 1);
+            if (!B.bits || !B.colour) r = IC_ERR_OUT_OF_MEMORY;
+        }
+    }
+    if (r == IC_ERR_UNSUPPORTED) r = buildGreedy(&B, order);
+    if (r != IC_OK || !adopt(L, &B) || !renumberVertices(L, m)) goto fail;
+    r = IC_ERR_OUT_OF_MEMORY;
+    L->blockBytes = 4 * sizeof(unsigned) * (size_t)L->lanes + (size_t)L->rows * L->real * (size_t)L->lanes;
+    L->blocks = L->blockCount ? icAllocZero(L->blockBytes * (size_t)L->blockCount) : NULL;
+    if (L->blockCount && !L->blocks) goto fail;
+    for (int b = 0; b < L->blockCount; ++b)
+        for (int l = 0; l < L->lanes; ++l) fillLane(L, m, b, l, L->tetOfLane[(size_t)b * L->lanes + l]);
+    if (L->cellCorners) {
+        unsigned recordBytes = (unsigned)(4 * L->real);
+        int *corners = (int *)L->cellCorners;
+        for (size_t i = 0; i < (size_t)L->unitCount * 8 * L->lanes; ++i)
+            L->cellCorners[i] = (unsigned)(corners[i] >= 0 ? L->packedOfVertex[corners[i]] : L->vertexCount - 1) * recordBytes;
+    }
+
+    bool damped = false;
+    for (int t = 0; t < m->tetCount && !damped; ++t) damped = m->damping[t] > 0;
+    size_t lanes = (size_t)L->blockCount * L->lanes;
+    L->x = allocReals(L, 4 * (size_t)L->vertexCount);
+    L->lambda = lanes ? allocReals(L, 2 * lanes) : NULL;
+    L->origin = IC_ALLOC_ZERO(icReal, 3 * (size_t)m->bodyCount + 3);
+    L->originVertex = IC_ALLOC_ZERO(int, (size_t)m->bodyCount + 1);
+    if (!L->x || (lanes && !L->lambda) || !L->origin || !L->originVertex) goto fail;
+    findOrigins(L, m);
+    if (damped) {
+        L->xPrev = allocReals(L, 4 * (size_t)L->vertexCount);
+        L->beta = lanes ? allocReals(L, lanes) : NULL;
+        if (!L->xPrev || (lanes && !L->beta)) goto fail;
+        for (size_t i = 0; i < lanes; ++i) {
+            int t = L->tetOfLane[i];
+            icReal beta = t >= 0 ? m->damping[t] : 0;
+            if (L->precision == IC_PRECISION_FLOAT)
+                ((float *)L->beta)[i] = (float)beta;
+            else
+                ((double *)L->beta)[i] = beta;
+        }
+    }
+    L->bytes = sizeof *L + sizeof(int) * ((size_t)m->vertexCount + (size_t)L->vertexCount) +
+               L->blockBytes * (size_t)L->blockCount + sizeof(int) * lanes +
+               sizeof(int) * ((size_t)L->phaseCount + 3 * (size_t)L->chunkCount + L->colourCount + L->unitCount + 6) +
+               L->real * (4 * (size_t)L->vertexCount * (damped ? 2 : 1) + lanes * (damped ? 3 : 2)) +
+               sizeof(icReal) * 3 * (size_t)m->bodyCount +
+               (L->cellCorners ? (size_t)L->unitCount * (8 * sizeof(unsigned) * L->lanes + IC_XPBD_MAX_CELL_TETS * 4 + 1) : 0);
+    freeBuild(&B);
+    icFree(order);
+    *out = L;
+    return IC_OK;
+fail:
+    freeBuild(&B);
+    icFree(order);
+    icXpbdLayout_Destroy(L);
+    return r == IC_OK ? IC_ERR_OUT_OF_MEMORY : r;
+}
+
+void icXpbdLayout_Destroy(icXpbdLayout *L) {
+    if (!L) return;
+    icFree(L->packedOfVertex);
+    icFree(L->vertexOfPacked);
+    freeStructure(L);
+    icFree(L->blocks);
+    icFree(L->x);
+    icFree(L->wAxes);
+    icFree(L->xPrev);
+    icFree(L->lambda);
+    icFree(L->beta);
+    icFree(L->origin);
+    icFree(L->originVertex);
+    icFree(L);
+}
+
+bool icXpbdLayout_Matches(const icXpbdLayout *L, const icModel *m) {
+    return L && L->precision == m->def.precision && L->scheme == m->def.colouring &&
+           L->modelVertexCount == m->vertexCount && L->modelTetCount == m->tetCount &&
+           L->modelBodyCount == m->bodyCount;
+}

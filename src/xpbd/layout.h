@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// The packed sweep layout: tets along a space-filling curve, coloured into blocks of one
+// vector width (AoSoA records of indices and constants), vertices renumbered to match and
+// padded to 4 numbers, and the working copies the sweep kernels read and write.
+#pragma once
+
+#include "world/world_internal.h"
+#include "xpbd/kernel.h"
+
+/// Where the sweep's multipliers currently live.
+typedef enum icXpbdLambda {
+    IC_XPBD_LAMBDA_STATE = 0, ///< in the state's arrays (user tet order)
+    IC_XPBD_LAMBDA_ZERO,      ///< zero (a substep began): the kernel need not read them
+    IC_XPBD_LAMBDA_PACKED,    ///< in layout->lambda, newer than the state's
+} icXpbdLambda;
+
+/// Seconds spent in the parts of the packed sweep, accumulated while `enabled` (benchmarks).
+typedef struct icXpbdProfile {
+    bool enabled;
+    int64_t sweeps;
+    double copyIn, colours, overflow, copyOut;
+} icXpbdProfile;
+
+/// The sweep's order: phases run one after the other; the chunks of a phase share no vertex
+/// and run in parallel, each on one worker. A chunk runs its colours in order (each colour's
+/// blocks share no vertex: lanes of a vector are independent) and then its overflow blocks
+/// lane by lane. Small meshes have one chunk, and the blocks of each of its colours are
+/// shared out between the workers instead (units: one block for greedy colours, the tet
+/// slots of a group of cells for the cell scheme). Nothing here depends on the worker count.
+typedef struct icXpbdLayout {
+    icPrecision precision;
+    icColouringScheme scheme; ///< what the def asked for
+    bool cells;               ///< the cell scheme is in use (false: greedy)
+    bool chunked;             ///< several chunks (large meshes): parallel over chunks
+    bool uniform;             ///< one material: compliances from det Q (no per-tet rows)
+    double sixOverMu, sixOverLambda, gamma; ///< the uniform material (alpha = |det Q| 6 / mu)
+    int lanes;                ///< tets per block (IC_XPBD_LANES)
+    int rows;                 ///< constant rows per block (IC_XPBD_ROWS or IC_XPBD_ROWS_UNIFORM)
+    size_t real;              ///< bytes per number: 4 or 8
+    int modelVertexCount, modelTetCount, modelBodyCount;
+
+    int vertexCount;     ///< packed vertices: the model's, then one dummy that padding uses
+    int *packedOfVertex; ///< (model vertexCount) model vertex -> packed
+    int *vertexOfPacked; ///< (vertexCount) packed -> model vertex, -1 for the dummy
+
+    int blockCount;
+    size_t blockBytes;   ///< 4 x lanes uint32 vertex record offsets, then `rows` x lanes numbers
+    char *blocks;
+    int *tetOfLane;      ///< (blockCount x lanes) model tet, -1 for padding
+    int paddingLanes;
+
+    int phaseCount;
+    int *phaseChunks;    ///< (phaseCount + 1) chunks of phase p
+    int chunkCount;
+    int *chunkColours;   ///< (chunkCount + 1) colours of chunk c
+    int *chunkOverflow;  ///< (chunkCount + 1) overflow blocks of chunk c: chunkOverflow[c] ..
+                         ///< the first block of chunk c + 1 (chunkBlocks[c + 1])
+    int *chunkBlocks;    ///< (chunkCount + 1) blocks of chunk c
+    int colourCount;     ///< over all chunks
+    int *colourUnits;    ///< (colourCount + 1) units of colour k
+    int *colourEnd;      ///< (colourCount) block after colour k's last (its last unit ends there)
+    int unitCount;
+    int *unitBlocks;     ///< (unitCount + 1) blocks of unit u
+    /// Cell scheme only (else NULL): units whose cells share a tet pattern run the cell kernel.
+    unsigned char *unitFast;    ///< (unitCount) 1: a shared pattern
+    unsigned *cellCorners;      ///< (unitCount x 8 x lanes) byte offsets of corner records
+    unsigned char *cellPattern; ///< (unitCount x IC_XPBD_MAX_CELL_TETS x 4) corners of tet s
+    int overflowTets;
+
+    // Working copies (float or double per precision), rewritten every sweep.
+    void *x;          ///< (vertexCount x 4) x, y, z, w: position (relative to the body's origin
+                      ///< in float) and isotropic inverse mass
+    void *wAxes;      ///< (vertexCount x 4) per-axis inverse masses, once a vertex has them
+    void *xPrev;      ///< (vertexCount x 4) substep start positions, when a body is damped
+    void *lambda;     ///< (blockCount x 2 x lanes) lambda_D, lambda_H rows per block
+    void *beta;       ///< (blockCount x lanes) damping beta, when a body is damped
+    icReal *origin;   ///< (bodyCount x 3) float: positions are solved relative to these
+    int *originVertex; ///< (bodyCount) the body's vertex nearest its rest bounding box centre
+    icXpbdLambda lambdaWhere;
+    const icState *lambdaOwner;
+    int sweepsLeft;   ///< sweeps left in the current step, -1 when unknown (multipliers are
+                      ///< only written back when someone will read them)
+    size_t bytes;     ///< everything above
+    icXpbdProfile profile;
+} icXpbdLayout;
+
+/// Builds the layout for the model's bodies and def (precision, colouring).
+icResult icXpbdLayout_Create(const icModel *model, icXpbdLayout **layout);
+void icXpbdLayout_Destroy(icXpbdLayout *layout);
+/// True when layout was built for this model's current bodies and def.
+bool icXpbdLayout_Matches(const icXpbdLayout *layout, const icModel *model);

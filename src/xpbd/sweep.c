@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+// The packed XPBD sweep: copy the state into the layout's working order, run the colours
+// in parallel (blocks of one colour share no vertex, seed 000, sec. 5.3) and the overflow
+// colour serially, copy back. Any worker count and any SIMD width give the same bits.
+#include "core/pool.h"
+#include "xpbd/layout.h"
+
+#include <stdatomic.h>
+#include <time.h>
+
+enum { IC_SWEEP_MIN_VERTICES = 2048 }; // per range of the copy loops
+
+typedef struct icSweepTask {
+    const icModel *model;
+    icState *state;
+    icXpbdLayout *layout;
+    icXpbdKernelFn *kernel, *serial;
+    icXpbdCellKernelFn *cellKernel;
+    icXpbdKernelArgs args;
+    icXpbdCells cells;
+    int colour, phase;    ///< being swept
+    atomic_int skipped;
+    atomic_bool axesSeen; ///< a vertex has per-axis inverse masses
+} icSweepTask;
+
+static double nowSeconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int bodyOfVertex(const icModel *m, int v) {
+    int lo = 0, hi = m->bodyCount - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (m->bodies[mid].vertexStart <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+// State -> working copy for model vertices [start, end): positions (relative to the body's
+// origin in float), inverse masses, and substep start positions when damped.
+static void copyInTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    icSweepTask *T = context;
+    const icModel *m = T->model;
+    const icState *s = T->state;
+    icXpbdLayout *L = T->layout;
+    const bool single = L->precision == IC_PRECISION_FLOAT;
+    bool axesSeen = false;
+    int body = bodyOfVertex(m, start);
+    for (int v = start; v < end; ++v) {
+        while (v >= m->bodies[body].vertexStart + m->bodies[body].vertexCount) ++body;
+        const icReal *o = L->origin + 3 * body;
+        const icReal *x = s->x + 3 * (size_t)v, *w = m->invMass + 3 * (size_t)v;
+        const icReal *xp = s->xPrev + 3 * (size_t)v;
+        size_t p = 4 * (size_t)L->packedOfVertex[v];
+        bool isotropic = w[0] == w[1] && w[1] == w[2];
+        axesSeen |= !isotropic;
+        if (single) {
+            float *r = (float *)L->x + p;
+            for (int a = 0; a < 3; ++a) r[a] = (float)(x[a] - o[a]);
+            r[3] = (float)w[0];
+            if (L->wAxes)
+                for (int a = 0; a < 3; ++a) ((float *)L->wAxes)[p + a] = (float)w[a];
+            if (L->xPrev)
+                for (int a = 0; a < 3; ++a) ((float *)L->xPrev)[p + a] = (float)(xp[a] - o[a]);
+        } else {
+            double *r = (double *)L->x + p;
+            for (int a = 0; a < 3; ++a) r[a] = x[a];
+            r[3] = w[0];
+            if (L->wAxes)
+                for (int a = 0; a < 3; ++a) ((double *)L->wAxes)[p + a] = w[a];
+            if (L->xPrev)
+                for (int a = 0; a < 3; ++a) ((double *)L->xPrev)[p + a] = xp[a];
+        }
+    }
+    if (axesSeen) atomic_store(&T->axesSeen, true);
+}
+
+// Working copy -> state. In float only the correction is rounded: x += (new - old) with old
+// recomputed exactly as copyInTask rounded it, so a vertex the sweep left alone keeps its
+// double position bit for bit.
+static void copyOutTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    icSweepTask *T = context;
+    const icModel *m = T->model;
+    icState *s = T->state;
+    const icXpbdLayout *L = T->layout;
+    if (L->precision == IC_PRECISION_FLOAT) {
+        int body = bodyOfVertex(m, start);
+        for (int v = start; v < end; ++v) {
+            while (v >= m->bodies[body].vertexStart + m->bodies[body].vertexCount) ++body;
+            const icReal *o = L->origin + 3 * body;
+            const float *r = (const float *)L->x + 4 * (size_t)L->packedOfVertex[v];
+            icReal *x = s->x + 3 * (size_t)v;
+            for (int a = 0; a < 3; ++a) {
+                float before = (float)(x[a] - o[a]);
+                if (r[a] != before) x[a] += (double)r[a] - (double)before;
+            }
+        }
+    } else {
+        for (int v = start; v < end; ++v) {
+            const double *r = (const double *)L->x + 4 * (size_t)L->packedOfVertex[v];
+            icReal *x = s->x + 3 * (size_t)v;
+            x[0] = r[0];
+            x[1] = r[1];
+            x[2] = r[2];
+        }
+    }
+}
+
+// Units [u0, u1) of colour k: runs of units with a shared cell pattern go to the cell
+// kernel, the rest (and all greedy units) to the block kernel.
+static int runUnits(icSweepTask *T, int k, int u0, int u1) {
+    const icXpbdLayout *L = T->layout;
+    int skipped = 0;
+    for (int u = u0; u < u1;) {
+        bool fast = L->unitFast && L->unitFast[u];
+        int v = u + 1;
+        if (L->unitFast)
+            while (v < u1 && (L->unitFast[v] != 0) == fast) ++v;
+        else
+            v = u1;
+        if (fast)
+            skipped += T->cellKernel(&T->args, &T->cells, u, v);
+        else
+            skipped += T->kernel(&T->args, L->unitBlocks[u],
+                                 v == L->colourUnits[k + 1] ? L->colourEnd[k] : L->unitBlocks[v]);
+        u = v;
+    }
+    return skipped;
+}
+
+// Units of one colour of the single chunk, shared out between workers.
+static void colourTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    icSweepTask *T = context;
+    int first = T->layout->colourUnits[T->colour];
+    int skipped = runUnits(T, T->colour, first + start, first + end);
+    if (skipped) atomic_fetch_add(&T->skipped, skipped);
+}
+
+// A whole chunk on one worker: its colours in order, then its overflow lane by lane.
+static int runChunk(icSweepTask *T, int c) {
+    const icXpbdLayout *L = T->layout;
+    int skipped = 0;
+    for (int k = L->chunkColours[c]; k < L->chunkColours[c + 1]; ++k)
+        skipped += runUnits(T, k, L->colourUnits[k], L->colourUnits[k + 1]);
+    return skipped + T->serial(&T->args, L->chunkOverflow[c], L->chunkBlocks[c + 1]);
+}
+
+static void chunkTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    icSweepTask *T = context;
+    int skipped = 0;
+    for (int i = start; i < end; ++i) skipped += runChunk(T, T->layout->phaseChunks[T->phase] + i);
+    if (skipped) atomic_fetch_add(&T->skipped, skipped);
+}
+
+// The state's multipliers (user tet order) into the layout's lanes.
+static void gatherMultipliers(icXpbdLayout *L, const icState *s) {
+    const int lanes = L->lanes;
+    for (int b = 0; b < L->blockCount; ++b)
+        for (int l = 0; l < lanes; ++l) {
+            int t = L->tetOfLane[(size_t)b * lanes + l];
+            size_t at = (size_t)b * 2 * lanes + l;
+            icReal d = t >= 0 ? s->lambdaD[t] : 0, h = t >= 0 ? s->lambdaH[t] : 0;
+            if (L->precision == IC_PRECISION_FLOAT) {
+                ((float *)L->lambda)[at] = (float)d;
+                ((float *)L->lambda)[at + lanes] = (float)h;
+            } else {
+                ((double *)L->lambda)[at] = d;
+                ((double *)L->lambda)[at + lanes] = h;
+            }
+        }
+}
+
+void icXpbd_ClearMultipliers(const icModel *model, icState *state) {
+    if (model->tetCount > 0) {
+        memset(state->lambdaD, 0, sizeof(icReal) * (size_t)model->tetCount);
+        memset(state->lambdaH, 0, sizeof(icReal) * (size_t)model->tetCount);
+    }
+    icXpbdLayout *L = model->layout;
+    if (L) {
+        L->lambdaWhere = IC_XPBD_LAMBDA_ZERO;
+        L->lambdaOwner = state;
+    }
+}
+
+void icXpbd_BeginStep(const icModel *model, int sweeps) {
+    if (model->layout) model->layout->sweepsLeft = sweeps;
+}
+
+void icXpbd_SyncMultipliers(const icModel *model, icState *state) {
+    icXpbdLayout *L = model->layout;
+    if (!L || L->lambdaWhere != IC_XPBD_LAMBDA_PACKED || L->lambdaOwner != state) return;
+    const int lanes = L->lanes;
+    for (int b = 0; b < L->blockCount; ++b)
+        for (int l = 0; l < lanes; ++l) {
+            int t = L->tetOfLane[(size_t)b * lanes + l];
+            if (t < 0) continue;
+            size_t at = (size_t)b * 2 * lanes + l;
+            if (L->precision == IC_PRECISION_FLOAT) {
+                state->lambdaD[t] = ((const float *)L->lambda)[at];
+                state->lambdaH[t] = ((const float *)L->lambda)[at + lanes];
+            } else {
+                state->lambdaD[t] = ((const double *)L->lambda)[at];
+                state->lambdaH[t] = ((const double *)L->lambda)[at + lanes];
+            }
+        }
+    L->lambdaWhere = IC_XPBD_LAMBDA_STATE;
+}
+
+int icXpbd_Sweep(const icModel *model, icState *state, icReal h) {
+    icXpbdLayout *L = model->layout;
+    if (model->def.projection == IC_PROJECTION_COUPLED || !L || !icXpbdLayout_Matches(L, model))
+        return icXpbd_SweepReference(model, state, h);
+    icSweepTask T = {0};
+    T.model = model;
+    T.state = state;
+    T.layout = L;
+    atomic_init(&T.skipped, 0);
+    atomic_init(&T.axesSeen, false);
+    // Float positions are solved relative to a point of each body (its vertex nearest the
+    // rest centre, where it was at the substep start), so every body keeps float's precision
+    // relative to its size wherever it is.
+    for (int b = 0; b < model->bodyCount; ++b)
+        for (int a = 0; a < 3; ++a)
+            L->origin[3 * b + a] = L->precision == IC_PRECISION_FLOAT
+                                       ? state->xPrev[3 * (size_t)L->originVertex[b] + a]
+                                       : 0;
+    icXpbdProfile *profile = &L->profile;
+    double t0 = profile->enabled ? nowSeconds() : 0;
+    icPool_ParallelFor(model->pool, copyInTask, model->vertexCount, IC_SWEEP_MIN_VERTICES, &T);
+    if (atomic_load(&T.axesSeen) && !L->wAxes) {
+        // A vertex is held on some axes only: from now on the kernel reads per-axis masses.
+        L->wAxes = icAllocZero(4 * L->real * (size_t)L->vertexCount);
+        if (!L->wAxes) return icXpbd_SweepReference(model, state, h);
+        L->bytes += 4 * L->real * (size_t)L->vertexCount;
+        copyInTask(0, model->vertexCount, 0, &T);
+    }
+
+    bool known = L->lambdaOwner == state && L->lambdaWhere != IC_XPBD_LAMBDA_STATE;
+    if (!known) gatherMultipliers(L, state);
+    T.args.blocks = L->blocks;
+    T.args.blockBytes = L->blockBytes;
+    T.args.x = L->x;
+    T.args.wAxes = L->wAxes;
+    T.args.xPrev = L->xPrev;
+    T.args.beta = L->beta;
+    T.args.lambda = L->lambda;
+    T.args.uniform = L->uniform;
+    T.args.sixOverMu = L->sixOverMu;
+    T.args.sixOverLambda = L->sixOverLambda;
+    T.args.gamma = L->gamma;
+    T.args.invH = 1.0 / h;
+    T.args.invH2 = 1.0 / (h * h);
+    T.args.loadLambda = !(known && L->lambdaWhere == IC_XPBD_LAMBDA_ZERO);
+    // With one sweep per substep the multipliers only matter after the step's last sweep.
+    T.args.storeLambda = T.args.loadLambda || model->def.iterations > 1 || L->sweepsLeft <= 1;
+    if (L->sweepsLeft > 0) L->sweepsLeft--;
+    T.kernel = icXpbd_SelectKernel(model->def.simd, L->precision, NULL);
+    T.cellKernel = icXpbd_SelectCellKernel(model->def.simd, L->precision);
+    T.cells = (icXpbdCells){L->cellCorners, L->cellPattern, L->unitBlocks};
+    T.serial = L->precision == IC_PRECISION_FLOAT ? icXpbdKernel_ScalarFloat : icXpbdKernel_ScalarDouble;
+    double t1 = profile->enabled ? nowSeconds() : 0;
+    int skipped = 0;
+    if (L->chunked) {
+        for (int p = 0; p < L->phaseCount; ++p) {
+            T.phase = p;
+            int chunks = L->phaseChunks[p + 1] - L->phaseChunks[p];
+            if (p == 64) // chunks that found no free phase may touch each other: one by one
+                chunkTask(0, chunks, 0, &T);
+            else
+                icPool_ParallelFor(model->pool, chunkTask, chunks, 1, &T);
+        }
+    } else if (L->chunkCount == 1) {
+        for (int k = L->chunkColours[0]; k < L->chunkColours[1]; ++k) {
+            T.colour = k;
+            icPool_ParallelFor(model->pool, colourTask, L->colourUnits[k + 1] - L->colourUnits[k], 1, &T);
+        }
+    }
+    double t2 = profile->enabled ? nowSeconds() : 0;
+    // The overflow's tets may share vertices: one by one, in order.
+    if (!L->chunked && L->chunkCount == 1) skipped += T.serial(&T.args, L->chunkOverflow[0], L->chunkBlocks[1]);
+    skipped += atomic_load(&T.skipped);
+    L->lambdaWhere = T.args.storeLambda ? IC_XPBD_LAMBDA_PACKED : IC_XPBD_LAMBDA_STATE;
+    L->lambdaOwner = state;
+
+    double t3 = profile->enabled ? nowSeconds() : 0;
+    icPool_ParallelFor(model->pool, copyOutTask, model->vertexCount, IC_SWEEP_MIN_VERTICES, &T);
+    if (profile->enabled) {
+        double t4 = nowSeconds();
+        profile->sweeps++;
+        profile->copyIn += t1 - t0;
+        profile->colours += t2 - t1;
+        profile->overflow += t3 - t2;
+        profile->copyOut += t4 - t3;
+    }
+    return skipped - L->paddingLanes;
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// Fuzz targets: one function per reader that feeds it bytes through the public loading path
+// and checks what a successful load promises. Shared by the libFuzzer harnesses
+// (fuzz_main.c, built with -DISOCHOR_FUZZ=ON) and the replay test of the saved corpus.
+#pragma once
+
+#include "isochor/isochor.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// What one input did: the loader's result and its diagnostic.
+typedef struct icFuzzOutcome {
+    icResult result;
+    icDiagnostic diag;
+} icFuzzOutcome;
+
+/// A reader under test. run writes data to files in workDir as the reader needs them, loads
+/// them and checks the result's promises; a broken promise calls icFuzz_Violation.
+typedef struct icFuzzTarget {
+    const char *name; ///< also the folder of its corpus: tests/data/fuzz/<name>/
+    void (*run)(const uint8_t *data, size_t size, const char *workDir, icFuzzOutcome *out);
+} icFuzzTarget;
+
+extern const icFuzzTarget icFuzz_Targets[];
+extern const int icFuzz_TargetCount;
+const icFuzzTarget *icFuzz_Find(const char *name);
+
+/// Called when a loader breaks a promise (a failure without a diagnostic, indices out of range
+/// after a successful load, ...). The fuzzers abort; the replay test records a failure.
+typedef void icFuzzViolationFn(const char *target, const char *what);
+void icFuzz_SetViolationFn(icFuzzViolationFn *fn);
+
+/// Makes the fixed world the checkpoint target loads into (idempotent). Returns false when
+/// it cannot be built.
+bool icFuzz_PrepareCheckpointWorld(void);
+/// Releases what the targets keep between inputs (the checkpoint world).
+void icFuzz_Release(void);
+/// A valid checkpoint of the checkpoint target's world (after a few steps), for seeding the
+/// corpus; free with icFree.
+bool icFuzz_MakeCheckpointSeed(const char *workDir, uint8_t **data, size_t *size);

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// Tests of the pressure solvers and projections (spec 6.2 U7-U11): MINRES on a singular
+// consistent system, CG vs MINRES, Newton convergence of eq. 1, the velocity projection and
+// contact projectors.
+#include "incomp_testing.h"
+
+typedef struct denseOp {
+    int n;
+    const icReal *a;
+} denseOp;
+
+static void denseApply(void *context, const icReal *x, icReal *y) {
+    const denseOp *d = context;
+    for (int r = 0; r < d->n; ++r) {
+        icReal s = 0;
+        for (int c = 0; c < d->n; ++c) s += d->a[r * d->n + c] * x[c];
+        y[r] = s;
+    }
+}
+
+IC_TEST(incomp, minres_singular_and_cg_agree) {
+    // Singular consistent: the pressure matrix of the Kuhn cube (rank n - 3).
+    icTetMesh mesh = {0};
+    incompBox(&mesh, 2, 6);
+    int n = mesh.vertexCount, T = mesh.tetCount;
+    icReal *invMass = malloc(sizeof(icReal) * 3 * (size_t)n);
+    incompInvMass(&mesh, mesh.positions, invMass);
+    icPressureSystem *s = icCreatePressureSystem(n, mesh.tets, T, invMass);
+    IC_REQUIRE(s);
+    icPressureSystem_Setup(s, mesh.positions);
+    icReal *v = malloc(sizeof(icReal) * 3 * (size_t)n), *Jv = malloc(sizeof(icReal) * (size_t)n);
+    icReal *g = malloc(sizeof(icReal) * 12 * (size_t)T), *ph = malloc(sizeof(icReal) * (size_t)n);
+    for (int i = 0; i < 3 * n; ++i) v[i] = icTest_Uniform(-1, 1);
+    icOneRing_Gradients(mesh.positions, mesh.tets, T, g);
+    icOneRing_Divergence(g, mesh.tets, T, n, v, Jv);
+    icReal before = 0, after = 0, keBefore = 0, keAfter = 0;
+    for (int k = 0; k < n; ++k) before += Jv[k] * Jv[k];
+    for (int i = 0; i < 3 * n; ++i) keBefore += v[i] * v[i] / invMass[i];
+    icPressureDef def = icDefaultPressureDef();
+    def.tolerance = 1e-10;
+    def.absoluteTolerance = 0;
+    icKrylovStats st;
+    icPressureSystem_ProjectVelocity(s, NULL, &def, v, ph, &st);
+    IC_CHECK(st.converged);
+    icOneRing_Divergence(g, mesh.tets, T, n, v, Jv);
+    for (int k = 0; k < n; ++k) after += Jv[k] * Jv[k];
+    for (int i = 0; i < 3 * n; ++i) keAfter += v[i] * v[i] / invMass[i];
+    IC_CHECK_MSG(sqrt(after) <= 1e-8 * sqrt(before), "div %g -> %g", sqrt(before), sqrt(after));
+    IC_CHECK(keAfter <= keBefore);
+    // With 1 % tolerance the divergence still drops at least 100x (U7).
+    for (int i = 0; i < 3 * n; ++i) v[i] = icTest_Uniform(-1, 1);
+    def = icDefaultPressureDef();
+    icOneRing_Divergence(g, mesh.tets, T, n, v, Jv);
+    before = 0;
+    for (int k = 0; k < n; ++k) before += Jv[k] * Jv[k];
+    icPressureSystem_ProjectVelocity(s, NULL, &def, v, ph, &st);
+    icOneRing_Divergence(g, mesh.tets, T, n, v, Jv);
+    after = 0;
+    for (int k = 0; k < n; ++k) after += Jv[k] * Jv[k];
+    IC_CHECK_MSG(sqrt(after) <= 0.011 * sqrt(before), "1%% solve: %g -> %g", sqrt(before), sqrt(after));
+
+    // SPD: random A = B B^T + I; CG and MINRES agree.
+    enum { N = 30 };
+    icReal B[N * N], A[N * N], b[N], x1[N], x2[N];
+    for (int i = 0; i < N * N; ++i) B[i] = icTest_Uniform(-1, 1);
+    for (int r = 0; r < N; ++r)
+        for (int c = 0; c < N; ++c) {
+            icReal sum = r == c ? 1.0 : 0.0;
+            for (int k = 0; k < N; ++k) sum += B[r * N + k] * B[c * N + k];
+            A[r * N + c] = sum;
+        }
+    for (int i = 0; i < N; ++i) b[i] = icTest_Uniform(-1, 1);
+    icReal diag[N];
+    for (int i = 0; i < N; ++i) diag[i] = 1.0 / A[i * N + i];
+    denseOp op = {N, A};
+    icKrylovStats s1, s2;
+    icJacobiCG(N, denseApply, &op, diag, b, x1, 1e-12, 0, 200, NULL, &s1);
+    icMinres(N, denseApply, &op, NULL, b, x2, 1e-12, 0, 200, NULL, &s2);
+    IC_CHECK(s1.converged && s2.converged);
+    for (int i = 0; i < N; ++i) IC_CHECK_NEAR(x1[i], x2[i], 1e-8 * (1 + fabs(x1[i])));
+    free(invMass);
+    free(v);
+    free(Jv);
+    free(g);
+    free(ph);
+    icDestroyPressureSystem(s);
+    icTetMesh_Destroy(&mesh);
+}
+
+// U8: one position projection per iteration with exact solves converges quadratically.
+IC_TEST(incomp, position_projection_newton) {
+    icTetMesh mesh = {0};
+    incompBox(&mesh, 2, 6);
+    int n = mesh.vertexCount, T = mesh.tetCount;
+    icReal *target = malloc(sizeof(icReal) * (size_t)n), *ring = malloc(sizeof(icReal) * (size_t)n);
+    icReal *invMass = malloc(sizeof(icReal) * 3 * (size_t)n), *w = malloc(sizeof(icReal) * 3 * (size_t)n);
+    icOneRing_Volumes(mesh.positions, n, mesh.tets, T, target);
+    incompInvMass(&mesh, mesh.positions, invMass);
+    icTest_Seed(7);
+    incompPerturb(mesh.positions, 3 * n, 0.08);
+    icPressureSystem *s = icCreatePressureSystem(n, mesh.tets, T, invMass);
+    IC_REQUIRE(s);
+    icPressureDef def = icDefaultPressureDef();
+    def.tolerance = 1e-13;
+    def.absoluteTolerance = 0;
+    icReal err[5];
+    const icReal dt = 0.01;
+    for (int it = 0; it < 5; ++it) {
+        icOneRing_Volumes(mesh.positions, n, mesh.tets, T, ring);
+        err[it] = 0;
+        for (int k = 0; k < n; ++k) err[it] = fmax(err[it], fabs(ring[k] - target[k]) / target[k]);
+        if (it == 4) break;
+        memset(w, 0, sizeof(icReal) * 3 * (size_t)n);
+        icPressureSystem_Setup(s, mesh.positions);
+        icPressureSystem_CorrectPositions(s, NULL, &def, target, ring, dt, 0, w, NULL);
+        for (int i = 0; i < 3 * n; ++i) mesh.positions[i] += dt * w[i];
+    }
+    IC_CHECK_MSG(err[1] < 0.2 * err[0] && err[2] < 10 * err[1] * err[1] / err[0] + 1e-12 &&
+                     err[3] < 1e-7,
+                 "errors %g %g %g %g", err[0], err[1], err[2], err[3]);
+    // Quadratic: the error ratio roughly squares.
+    IC_CHECK_MSG(err[2] / err[1] < 0.5 * err[1] / err[0] || err[2] < 1e-10, "ratios %g %g",
+                 err[1] / err[0], err[2] / err[1]);
+    free(target);
+    free(ring);
+    free(invMass);
+    free(w);
+    icDestroyPressureSystem(s);
+    icTetMesh_Destroy(&mesh);
+}
+
+// U10: a constraint holds after projection; palindromic sweeps keep Pi M^-1 symmetric.
+IC_TEST(incomp, contact_projection_symmetric) {
+    enum { N = 8 };
+    icReal invMass[3 * N];
+    for (int i = 0; i < 3 * N; ++i) invMass[i] = icTest_Uniform(0.5, 2);
+    icConstraintSet set = {0};
+    for (int k = 0; k < 5; ++k) {
+        icVelocityConstraint c;
+        c.count = 4;
+        for (int j = 0; j < 4; ++j) {
+            c.vertices[j] = (k + 2 * j) % N;
+            c.c[j] = icVec3_Make(icTest_Uniform(-1, 1), icTest_Uniform(-1, 1), icTest_Uniform(-1, 1));
+        }
+        IC_REQUIRE(icConstraintSet_Add(&set, &c) == IC_OK);
+    }
+    icReal a[3 * N], b[3 * N], pa[3 * N], pb[3 * N];
+    for (int i = 0; i < 3 * N; ++i) {
+        a[i] = icTest_Uniform(-1, 1);
+        b[i] = icTest_Uniform(-1, 1);
+        pa[i] = invMass[i] * a[i];
+        pb[i] = invMass[i] * b[i];
+    }
+    icConstraintSet_Project(&set, invMass, 4, pa);
+    icConstraintSet_Project(&set, invMass, 4, pb);
+    icReal ab = 0, ba = 0;
+    for (int i = 0; i < 3 * N; ++i) {
+        ab += pa[i] * b[i];
+        ba += a[i] * pb[i];
+    }
+    IC_CHECK_NEAR(ab, ba, 1e-13);
+    // One constraint alone is satisfied exactly.
+    icConstraintSet one = {0};
+    IC_REQUIRE(icConstraintSet_Add(&one, &set.items[0]) == IC_OK);
+    icConstraintSet_Project(&one, invMass, 1, pa);
+    icReal cu = 0;
+    for (int j = 0; j < 4; ++j) cu += icVec3_Dot(one.items[0].c[j], icVec3_Load(pa, one.items[0].vertices[j]));
+    IC_CHECK_NEAR(cu, 0, 1e-14);
+    icConstraintSet_Destroy(&set);
+    icConstraintSet_Destroy(&one);
+}
