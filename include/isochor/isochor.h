@@ -10,3 +10,7 @@
 #include "isochor/svd.h"
 #include "isochor/sparse.h"
 #include "isochor/fem.h"
+#include "isochor/collision.h"
+#include "isochor/skin.h"
+#include "isochor/incompressible.h"
+#include "isochor/rod.h"
