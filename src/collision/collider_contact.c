@@ -73,8 +73,10 @@ int icContact_ProjectColliders(const icModel *m, icContactSystem *cs, icState *s
         int v = cc->vertex;
         icVec3 p = icVec3_Load(s->x, v);
         icVec3 ql, nl;
-        icReal d = icCollider_LocalDistance(c, icXform_ApplyInverse(&c->x1, p),
-                                            cs->candidateTris + cc->triStart, cc->triCount, &ql, &nl);
+        // No candidate triangles (primitive colliders): no pointer arithmetic on NULL (UB).
+        const int *tris = cc->triCount ? cs->candidateTris + cc->triStart : NULL;
+        icReal d = icCollider_LocalDistance(c, icXform_ApplyInverse(&c->x1, p), tris,
+                                            cc->triCount, &ql, &nl);
         if (!(d < c->thickness)) continue;
         ++contacts;
         icVec3 w = icVec3_Load(m->invMass, v);
