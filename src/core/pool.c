@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The built-in thread pool: workers spin briefly on a job counter, then sleep on a condition
-// variable. A parallel-for cuts the items into one range per worker; the caller and the
-// workers claim ranges in order, so a worker that is late (asleep, or descheduled on a busy
-// machine) never holds the caller up: the caller runs what nobody has claimed.
+// variable. A parallel-for cuts the items into ranges; the caller and the workers claim
+// ranges in order, so a worker that is late (asleep, or descheduled on a busy machine) never
+// holds the caller up: the caller runs what nobody has claimed.
 #include "core/pool.h"
 
 #include "core/core.h"
@@ -46,6 +46,7 @@ struct icPool {
     _Alignas(64) atomic_int generation;      ///< bumped per job: wakes the workers
     atomic_int sleepers;
     atomic_bool quit;
+    atomic_bool busy; ///< a parallel-for is running: a second caller runs its loop alone
     pthread_mutex_t mutex;
     pthread_cond_t wake;
 };
@@ -116,6 +117,7 @@ icPool *icCreatePool(int workerCount, icEnqueueTaskCallback *enqueue, icFinishTa
     atomic_init(&pool->generation, 0);
     atomic_init(&pool->sleepers, 0);
     atomic_init(&pool->quit, false);
+    atomic_init(&pool->busy, false);
     pthread_mutex_init(&pool->mutex, NULL);
     pthread_cond_init(&pool->wake, NULL);
     if (enqueue && finish) {
@@ -161,13 +163,12 @@ void icDestroyPool(icPool *pool) {
 
 int icPool_WorkerCount(const icPool *pool) { return pool ? pool->workerCount : 1; }
 
-void icPool_ParallelFor(icPool *pool, icTaskCallback *task, int itemCount, int minRange,
+static void parallelFor(icPool *pool, icTaskCallback *task, int itemCount, int minRange, bool each,
                         void *context) {
     if (itemCount <= 0) return;
     if (minRange < 1) minRange = 1;
-    int ranges = pool ? pool->workerCount : 1;
-    if (ranges > itemCount / minRange) ranges = itemCount / minRange;
-    if (ranges <= 1 || (!pool->enqueue && pool->threadCount == 0)) {
+    int workers = pool ? pool->workerCount : 1;
+    if (workers <= 1 || itemCount / minRange <= 1 || (!pool->enqueue && pool->threadCount == 0)) {
         task(0, itemCount, 0, context);
         return;
     }
@@ -176,6 +177,17 @@ void icPool_ParallelFor(icPool *pool, icTaskCallback *task, int itemCount, int m
         if (handle) pool->finish(handle, pool->userContext);
         return;
     }
+    // One job at a time: a caller on another thread (say, reading fields while nothing
+    // steps) runs its items itself rather than overwrite the job.
+    bool idle = false;
+    if (!atomic_compare_exchange_strong(&pool->busy, &idle, true)) {
+        task(0, itemCount, 0, context);
+        return;
+    }
+    // One range per worker: the caller claims range 0 as it posts the job and a ready worker
+    // the next, so each works on the same part of every job (its vertices stay in its cache).
+    // Or one range per item: whoever is free takes the next, so uneven items balance.
+    int ranges = each ? itemCount : itemCount / minRange < workers ? itemCount / minRange : workers;
     uint32_t gen = (uint32_t)atomic_load(&pool->generation) + 1;
     atomic_store(&pool->task, task);
     atomic_store(&pool->context, context);
@@ -201,4 +213,14 @@ void icPool_ParallelFor(icPool *pool, icTaskCallback *task, int itemCount, int m
         else
             sched_yield();
     }
+    atomic_store(&pool->busy, false);
+}
+
+void icPool_ParallelFor(icPool *pool, icTaskCallback *task, int itemCount, int minRange,
+                        void *context) {
+    parallelFor(pool, task, itemCount, minRange, false, context);
+}
+
+void icPool_ParallelForEach(icPool *pool, icTaskCallback *task, int itemCount, void *context) {
+    parallelFor(pool, task, itemCount, 1, true, context);
 }

@@ -5,7 +5,6 @@
 
 #include "isochor/world.h"
 
-/// Runs task over [0, itemCount) split into contiguous ranges, one per worker.
 typedef struct icPool icPool;
 
 /// A pool of workerCount - 1 threads plus the calling thread. With enqueue and finish both
@@ -19,7 +18,11 @@ int icPool_WorkerCount(const icPool *pool);
 /// Calls task(start, end, worker, context) on disjoint ranges covering [0, itemCount) and
 /// returns when all have run. Ranges hold at least minRange items (but the last); with one
 /// worker, or too few items to split, the caller runs everything itself as worker 0. The
-/// built-in pool hands worker k the k-th of equal contiguous ranges, so a worker sees the
-/// same part of every colour (the same vertices stay in its cache).
+/// built-in pool cuts one range per worker and the caller and the workers claim them in
+/// order: with all of them ready a worker sees the same part of every job (its vertices stay
+/// in its cache), and a late worker (asleep or descheduled) is only waited for once it has
+/// claimed a range. A call from a second thread while one runs is done by that caller.
 void icPool_ParallelFor(icPool *pool, icTaskCallback *task, int itemCount, int minRange,
                         void *context);
+/// The same with one range per item, claimed by whoever is free: for few, uneven items.
+void icPool_ParallelForEach(icPool *pool, icTaskCallback *task, int itemCount, void *context);

@@ -517,8 +517,17 @@ static icResult loadIndices(icVtuReader *r, const icVtuArray *a, size_t count, i
 
 // ---------------------------------------------------------------------------------------
 
+// Whether a count of values can be backed by this file: zlib expands at most about 1032
+// times, so larger counts (claimed by a header or an offset) are refused before allocating.
+static bool fitsInFile(const icVtuReader *r, double count) {
+    return count <= 1032.0 * (double)(r->textEnd - r->text) + 64;
+}
+
 static icResult buildMesh(icVtuReader *r, icReadOut *out) {
     const size_t n = (size_t)r->pointCount, m = (size_t)r->cellCount;
+    if (!fitsInFile(r, 3.0 * (double)n) || !fitsInFile(r, (double)m))
+        return vtuError(r, IC_ERR_PARSE, NULL,
+                        "NumberOfPoints %zu or NumberOfCells %zu is more than the file holds", n, m);
     icResult result = IC_OK;
     long long *offsets = IC_ALLOC(long long, m + 1);
     long long *types = IC_ALLOC(long long, m + 1);
@@ -543,6 +552,12 @@ static icResult buildMesh(icVtuReader *r, icReadOut *out) {
                               "offsets must not decrease (cell %zu)", i);
             goto done;
         }
+    if (!fitsInFile(r, (double)connCount)) {
+        result = vtuError(r, IC_ERR_PARSE, r->offsets.tagAt,
+                          "offsets claim %lld connectivity values, more than the file holds",
+                          connCount);
+        goto done;
+    }
     conn = IC_ALLOC(int, connCount + 1);
     connLines = r->connectivity.encoding == IC_VTU_ASCII ? IC_ALLOC(int, connCount + 1) : NULL;
     if (!conn || (r->connectivity.encoding == IC_VTU_ASCII && !connLines)) {

@@ -418,6 +418,13 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     if (view.healthBytes != IC_HEALTH_BYTES)
         return IC_FAIL(IC_ERR_PARSE, "checkpoint health section is %llu bytes, expected %u",
                        (icU64)view.healthBytes, IC_HEALTH_BYTES);
+    // Counters keep counting after a restart: none may be negative or near overflowing.
+    const uint64_t countLimit = (uint64_t)1 << 62;
+    bool countsOk = (uint64_t)substepCount < countLimit;
+    for (int i = 0; i < 8; ++i) countsOk = countsOk && get64(view.health + 8 * i) < countLimit;
+    countsOk = countsOk && get64(view.health + 72) <= (uint64_t)INT32_MAX;
+    if (!countsOk)
+        return IC_FAIL(IC_ERR_PARSE, "checkpoint holds a negative or impossibly large count");
 
     if (user) *user = view.user;
     if (userSize) *userSize = (size_t)view.userBytes;

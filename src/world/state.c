@@ -2,6 +2,8 @@
 // States (positions, velocities, multipliers) and the per-tet fields read from them.
 #include "world/world_internal.h"
 
+#include "core/pool.h"
+
 #include <math.h>
 
 icState *icState_CreateForModel(const icModel *model) {
@@ -71,18 +73,32 @@ void icWorld_LoadState(icWorld *world, const icState *state) {
     icState_CopyInto(world->state, state);
 }
 
+typedef struct icFieldTask {
+    const icModel *model;
+    const icState *state;
+    icReal *J, *pressure, *stressNorm;
+} icFieldTask;
+
 // Stress from multipliers (seed 001, sec. 3): p = lambda_H / (h^2 V) is the pressure,
 // |P_D| = |lambda_D| / (h^2 V) since dC_D/dF = F / r_S has unit norm.
-void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icReal *stressNorm) {
-    const icModel *m = &world->model;
-    const icState *s = world->state;
+static void fieldTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    const icFieldTask *T = context;
+    const icModel *m = T->model;
+    const icState *s = T->state;
     icReal h2 = s->lastSubstep * s->lastSubstep;
-    for (int t = 0; t < m->tetCount; ++t) {
-        if (J) J[t] = icMat3_Det(icModel_TetF(m, s->x, t));
+    for (int t = start; t < end; ++t) {
+        if (T->J) T->J[t] = icMat3_Det(icModel_TetF(m, s->x, t));
         icReal scale = h2 > 0 ? 1.0 / (h2 * m->restVolume[t]) : 0.0;
-        if (pressure) pressure[t] = s->lambdaH[t] * scale;
-        if (stressNorm) stressNorm[t] = fabs(s->lambdaD[t]) * scale;
+        if (T->pressure) T->pressure[t] = s->lambdaH[t] * scale;
+        if (T->stressNorm) T->stressNorm[t] = fabs(s->lambdaD[t]) * scale;
     }
+}
+
+// Tet by tet, so the world's workers share it (a frame writer calls this every frame).
+void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icReal *stressNorm) {
+    icFieldTask T = {&world->model, world->state, J, pressure, stressNorm};
+    icPool_ParallelFor(world->model.pool, fieldTask, world->model.tetCount, 8192, &T);
 }
 
 icReal icWorld_GetVolumeRatio(const icWorld *world) {

@@ -85,7 +85,6 @@ static bool mortonOrder(const icModel *m, int *order) {
     return ok;
 }
 
-
 typedef struct icIntList {
     int *data;
     int count, capacity;
@@ -502,13 +501,13 @@ static void storeRow(icXpbdLayout *L, char *record, int row, int lane, icReal va
         ((double *)rows)[at] = value;
 }
 
-// Lane `lane` of block b gets tet t (or padding for t < 0: the dummy vertex, all zero
+// Lane `lane` of block b gets tet t (or padding for t < 0: the block's dummy vertex, all zero
 // constants, which the kernel leaves alone: its denominators are zero).
-static void fillLane(icXpbdLayout *L, const icModel *m, int b, int lane, int t) {
+static void fillLane(icXpbdLayout *L, const icModel *m, int b, int lane, int t, int dummy) {
     char *record = L->blocks + (size_t)b * L->blockBytes;
     unsigned *offset = (unsigned *)record, recordBytes = (unsigned)(4 * L->real);
     if (t < 0) {
-        for (int i = 0; i < 4; ++i) offset[i * L->lanes + lane] = (unsigned)(L->vertexCount - 1) * recordBytes;
+        for (int i = 0; i < 4; ++i) offset[i * L->lanes + lane] = (unsigned)dummy * recordBytes;
         return;
     }
     for (int i = 0; i < 4; ++i)
@@ -542,12 +541,24 @@ static void fillLane(icXpbdLayout *L, const icModel *m, int b, int lane, int t) 
 }
 
 // Vertices numbered by first use along the lanes, so a chunk's vertices are contiguous;
-// unused vertices after them, then the dummy that padding lanes point at.
-static bool renumberVertices(icXpbdLayout *L, const icModel *m) {
+// unused vertices after them; then one dummy per block with padding lanes, which point at it
+// (a dummy per block, so that workers never write the same dummy at the same time).
+static bool renumberVertices(icXpbdLayout *L, const icModel *m, int **blockDummy) {
     const int nv = m->vertexCount;
-    L->vertexCount = nv + 1;
+    int padded = 0;
+    *blockDummy = IC_ALLOC(int, (size_t)L->blockCount + 1);
+    if (!*blockDummy) return false;
+    for (int b = 0; b < L->blockCount; ++b) {
+        (*blockDummy)[b] = -1;
+        for (int l = 0; l < L->lanes; ++l)
+            if (L->tetOfLane[(size_t)b * L->lanes + l] < 0) {
+                (*blockDummy)[b] = nv + padded++;
+                break;
+            }
+    }
+    L->vertexCount = nv + padded;
     L->packedOfVertex = nv ? IC_ALLOC(int, nv) : NULL;
-    L->vertexOfPacked = IC_ALLOC(int, (size_t)nv + 1);
+    L->vertexOfPacked = IC_ALLOC(int, (size_t)L->vertexCount + 1);
     if ((nv && !L->packedOfVertex) || !L->vertexOfPacked) return false;
     for (int v = 0; v < nv; ++v) L->packedOfVertex[v] = -1;
     int next = 0;
@@ -562,7 +573,7 @@ static bool renumberVertices(icXpbdLayout *L, const icModel *m) {
     for (int v = 0; v < nv; ++v)
         if (L->packedOfVertex[v] < 0) L->packedOfVertex[v] = next++;
     for (int v = 0; v < nv; ++v) L->vertexOfPacked[L->packedOfVertex[v]] = v;
-    L->vertexOfPacked[nv] = -1;
+    for (int d = nv; d < L->vertexCount; ++d) L->vertexOfPacked[d] = -1;
     return true;
 }
 
@@ -696,8 +707,8 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
         L->rows = L->uniform ? IC_XPBD_ROWS_F_UNIFORM : IC_XPBD_ROWS_F;
     else
         L->rows = L->uniform ? IC_XPBD_ROWS_UNIFORM : IC_XPBD_ROWS;
-    // Blocks hold 32-bit byte offsets of vertex records.
-    if ((uint64_t)(m->vertexCount + 1) * 4 * L->real > UINT32_MAX) {
+    // Blocks hold 32-bit byte offsets of vertex records (and dummies: at most one per tet).
+    if ((uint64_t)(m->vertexCount + m->tetCount + 1) * 4 * L->real > UINT32_MAX) {
         icXpbdLayout_Destroy(L);
         return IC_ERR_UNSUPPORTED;
     }
@@ -708,7 +719,7 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
     B.bits = IC_ALLOC_ZERO(uint64_t, (size_t)m->vertexCount + 1);
     B.colour = IC_ALLOC(int, (size_t)(m->tetCount > m->vertexCount ? m->tetCount : m->vertexCount) + 1);
     icResult r = IC_ERR_OUT_OF_MEMORY;
-    int *order = m->tetCount ? IC_ALLOC(int, m->tetCount) : NULL;
+    int *order = m->tetCount ? IC_ALLOC(int, m->tetCount) : NULL, *blockDummy = NULL;
     if ((m->tetCount && !order) || !B.bits || !B.colour || !mortonOrder(m, order)) goto fail;
     r = IC_ERR_UNSUPPORTED;
     if (L->scheme == IC_COLOURING_CELL && m->tetCount > 0) {
@@ -727,18 +738,23 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
         }
     }
     if (r == IC_ERR_UNSUPPORTED) r = buildGreedy(&B, order);
-    if (r != IC_OK || !adopt(L, &B) || !renumberVertices(L, m)) goto fail;
+    if (r != IC_OK || !adopt(L, &B) || !renumberVertices(L, m, &blockDummy)) goto fail;
     r = IC_ERR_OUT_OF_MEMORY;
     L->blockBytes = 4 * sizeof(unsigned) * (size_t)L->lanes + (size_t)L->rows * L->real * (size_t)L->lanes;
     L->blocks = L->blockCount ? icAllocZero(L->blockBytes * (size_t)L->blockCount) : NULL;
     if (L->blockCount && !L->blocks) goto fail;
     for (int b = 0; b < L->blockCount; ++b)
-        for (int l = 0; l < L->lanes; ++l) fillLane(L, m, b, l, L->tetOfLane[(size_t)b * L->lanes + l]);
-    if (L->cellCorners) {
+        for (int l = 0; l < L->lanes; ++l)
+            fillLane(L, m, b, l, L->tetOfLane[(size_t)b * L->lanes + l], blockDummy[b]);
+    if (L->cellCorners) { // padding lanes of a unit with a shared pattern: its first block's dummy
         unsigned recordBytes = (unsigned)(4 * L->real);
         int *corners = (int *)L->cellCorners;
-        for (size_t i = 0; i < (size_t)L->unitCount * 8 * L->lanes; ++i)
-            L->cellCorners[i] = (unsigned)(corners[i] >= 0 ? L->packedOfVertex[corners[i]] : L->vertexCount - 1) * recordBytes;
+        for (int u = 0; u < L->unitCount; ++u)
+            for (int i = 0; i < 8 * L->lanes; ++i) {
+                size_t at = (size_t)u * 8 * L->lanes + i;
+                int v = corners[at] >= 0 ? L->packedOfVertex[corners[at]] : blockDummy[L->unitBlocks[u]];
+                L->cellCorners[at] = (unsigned)(v >= 0 ? v : 0) * recordBytes;
+            }
     }
 
     bool damped = false;
@@ -771,11 +787,13 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
                (L->cellCorners ? (size_t)L->unitCount * (8 * sizeof(unsigned) * L->lanes + IC_XPBD_MAX_CELL_TETS * 4 + 1) : 0);
     freeBuild(&B);
     icFree(order);
+    icFree(blockDummy);
     *out = L;
     return IC_OK;
 fail:
     freeBuild(&B);
     icFree(order);
+    icFree(blockDummy);
     icXpbdLayout_Destroy(L);
     return r == IC_OK ? IC_ERR_OUT_OF_MEMORY : r;
 }

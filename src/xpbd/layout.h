@@ -78,6 +78,7 @@ typedef struct icXpbdLayout {
     int *originVertex; ///< (bodyCount) the body's vertex nearest its rest bounding box centre
     icXpbdLambda lambdaWhere;
     const icState *lambdaOwner;
+    bool stateStale;  ///< lambdaOwner's arrays were not zeroed when a substep began
     int sweepsLeft;   ///< sweeps left in the current step, -1 when unknown (multipliers are
                       ///< only written back when someone will read them)
     size_t bytes;     ///< everything above

@@ -179,16 +179,26 @@ static void gatherMultipliers(icXpbdLayout *L, const icState *s) {
         }
 }
 
+static void zeroStateMultipliers(const icModel *model, icState *state) {
+    if (model->tetCount == 0) return;
+    memset(state->lambdaD, 0, sizeof(icReal) * (size_t)model->tetCount);
+    memset(state->lambdaH, 0, sizeof(icReal) * (size_t)model->tetCount);
+}
+
+// With the packed sweep the state's arrays are not touched here (16 bytes per tet per
+// substep): the sweep knows its multipliers start at zero, and icXpbd_SyncMultipliers writes
+// the state's at the end of the step.
 void icXpbd_ClearMultipliers(const icModel *model, icState *state) {
-    if (model->tetCount > 0) {
-        memset(state->lambdaD, 0, sizeof(icReal) * (size_t)model->tetCount);
-        memset(state->lambdaH, 0, sizeof(icReal) * (size_t)model->tetCount);
-    }
     icXpbdLayout *L = model->layout;
-    if (L) {
-        L->lambdaWhere = IC_XPBD_LAMBDA_ZERO;
-        L->lambdaOwner = state;
+    bool packed = L && model->def.projection == IC_PROJECTION_SEQUENTIAL && icXpbdLayout_Matches(L, model);
+    if (!packed) {
+        zeroStateMultipliers(model, state);
+        if (L) L->lambdaWhere = IC_XPBD_LAMBDA_STATE;
+        return;
     }
+    L->lambdaWhere = IC_XPBD_LAMBDA_ZERO;
+    L->lambdaOwner = state;
+    L->stateStale = true;
 }
 
 void icXpbd_BeginStep(const icModel *model, int sweeps) {
@@ -197,7 +207,14 @@ void icXpbd_BeginStep(const icModel *model, int sweeps) {
 
 void icXpbd_SyncMultipliers(const icModel *model, icState *state) {
     icXpbdLayout *L = model->layout;
-    if (!L || L->lambdaWhere != IC_XPBD_LAMBDA_PACKED || L->lambdaOwner != state) return;
+    if (!L || L->lambdaOwner != state) return;
+    if (L->lambdaWhere != IC_XPBD_LAMBDA_PACKED) {
+        // Cleared and never swept since (or swept without keeping them): zero, as cleared.
+        if (L->stateStale) zeroStateMultipliers(model, state);
+        L->stateStale = false;
+        L->lambdaWhere = IC_XPBD_LAMBDA_STATE;
+        return;
+    }
     const int lanes = L->lanes;
     for (int b = 0; b < L->blockCount; ++b)
         for (int l = 0; l < lanes; ++l) {
@@ -213,6 +230,7 @@ void icXpbd_SyncMultipliers(const icModel *model, icState *state) {
             }
         }
     L->lambdaWhere = IC_XPBD_LAMBDA_STATE;
+    L->stateStale = false;
 }
 
 int icXpbd_Sweep(const icModel *model, icState *state, icReal h) {
@@ -245,7 +263,11 @@ int icXpbd_Sweep(const icModel *model, icState *state, icReal h) {
     }
 
     bool known = L->lambdaOwner == state && L->lambdaWhere != IC_XPBD_LAMBDA_STATE;
-    if (!known) gatherMultipliers(L, state);
+    if (!known) {
+        if (L->lambdaOwner == state && L->stateStale) zeroStateMultipliers(model, state);
+        gatherMultipliers(L, state);
+        L->stateStale = false;
+    }
     T.args.blocks = L->blocks;
     T.args.blockBytes = L->blockBytes;
     T.args.x = L->x;
@@ -276,7 +298,7 @@ int icXpbd_Sweep(const icModel *model, icState *state, icReal h) {
             if (p == 64) // chunks that found no free phase may touch each other: one by one
                 chunkTask(0, chunks, 0, &T);
             else
-                icPool_ParallelFor(model->pool, chunkTask, chunks, 1, &T);
+                icPool_ParallelForEach(model->pool, chunkTask, chunks, &T);
         }
     } else if (L->chunkCount == 1) {
         for (int k = L->chunkColours[0]; k < L->chunkColours[1]; ++k) {

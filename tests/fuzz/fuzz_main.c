@@ -11,33 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-// The library's allocations go through a budget: a reader that believes a header claiming a
-// billion vertices must fail with IC_ERR_OUT_OF_MEMORY (or better, refuse the header), not
-// take the machine's memory. 256 MiB live at most.
-#define IC_FUZZ_BUDGET ((size_t)256 << 20)
-static size_t s_live;
-
-static void *budgetAlloc(size_t size, size_t alignment, void *context) {
-    (void)context;
-    if (size > IC_FUZZ_BUDGET - s_live) return NULL;
-    // 64 bytes in front keep the size and the alignment the library asks for.
-    (void)alignment;
-    char *block = aligned_alloc(64, size + 64);
-    if (!block) return NULL;
-    memcpy(block, &size, sizeof size);
-    s_live += size;
-    return block + 64;
-}
-
-static void budgetFree(void *memory, void *context) {
-    (void)context;
-    char *block = (char *)memory - 64;
-    size_t size;
-    memcpy(&size, block, sizeof size);
-    s_live -= size;
-    free(block);
-}
-
 static char s_workDir[256];
 static const icFuzzTarget *s_target;
 
@@ -69,7 +42,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         abort();
     }
     atexit(removeWorkDir);
-    icSetAllocator(budgetAlloc, budgetFree, NULL);
+    icFuzz_InstallBudget(true);
     icFuzz_SetViolationFn(onViolation);
     if (strcmp(IC_FUZZ_TARGET, "checkpoint") == 0 && !icFuzz_PrepareCheckpointWorld()) abort();
     // IC_FUZZ_WRITE_SEED=FILE: write a valid checkpoint of the target's world and stop (to

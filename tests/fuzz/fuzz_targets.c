@@ -20,6 +20,53 @@ static void violation(const char *target, const char *what) {
     if (s_violation) s_violation(target, what);
 }
 
+// ---------------------------------------------------------------------------------------
+// The memory budget: all library allocations of one input may hold 64 MiB plus 1032 bytes per
+// input byte (zlib's largest expansion) at once. A reader that needs more believed a count
+// its input cannot back; it then fails with IC_ERR_OUT_OF_MEMORY, which the targets below
+// report as a broken promise (except the scene target, whose generators may ask for big
+// meshes).
+
+static size_t s_budget, s_live;
+static bool s_budgetOn;
+
+static void *budgetAlloc(size_t size, size_t alignment, void *context) {
+    (void)context;
+    (void)alignment; // 64, which the block below keeps
+    if (s_budgetOn && size > s_budget - (s_live < s_budget ? s_live : s_budget)) return NULL;
+    char *block = aligned_alloc(64, size + 64);
+    if (!block) return NULL;
+    memcpy(block, &size, sizeof size);
+    s_live += size;
+    return block + 64;
+}
+
+static void budgetFree(void *memory, void *context) {
+    (void)context;
+    char *block = (char *)memory - 64;
+    size_t size;
+    memcpy(&size, block, sizeof size);
+    s_live -= size;
+    free(block);
+}
+
+void icFuzz_InstallBudget(bool install) {
+    if (install)
+        icSetAllocator(budgetAlloc, budgetFree, NULL);
+    else
+        icSetAllocator(NULL, NULL, NULL);
+}
+
+static void setBudget(size_t inputSize) {
+    s_budgetOn = true;
+    s_budget = ((size_t)64 << 20) + 1032 * inputSize;
+}
+
+static void checkMemory(const char *target, const icFuzzOutcome *out) {
+    if (out->result == IC_ERR_OUT_OF_MEMORY)
+        violation(target, "needs more memory than its input can back (a count believed)");
+}
+
 // Writes bytes to dir/name; false when the file cannot be written (a harness problem, not a
 // finding: the input is then skipped).
 static bool writeBytes(const char *dir, const char *name, const uint8_t *data, size_t size,
@@ -102,7 +149,9 @@ static void runMesh(const char *target, const char *name, const uint8_t *data, s
                     const char *workDir, icFuzzOutcome *out) {
     char path[1200];
     if (!writeBytes(workDir, name, data, size, path, sizeof path)) return;
+    setBudget(size);
     loadMeshFile(target, path, (size & 1) != 0, out);
+    checkMemory(target, out);
 }
 
 static void runGmsh(const uint8_t *data, size_t size, const char *dir, icFuzzOutcome *out) {
@@ -128,7 +177,9 @@ static void runTetGen(const uint8_t *data, size_t size, const char *dir, icFuzzO
     char path[1200];
     if (!writeBytes(dir, "t.node", data, nodeSize, path, sizeof path)) return;
     if (!writeBytes(dir, "t.ele", ele, eleSize, path, sizeof path)) return;
+    setBudget(size);
     loadMeshFile("tetgen", path, (size & 1) != 0, out);
+    checkMemory("tetgen", out);
 }
 
 static void checkSurface(const char *target, const icTriSurface *s) {
@@ -153,8 +204,10 @@ static void runSurface(const char *target, const char *name, const uint8_t *data
     char path[1200];
     if (!writeBytes(dir, name, data, size, path, sizeof path)) return;
     icTriSurface surface;
+    setBudget(size);
     out->result = icLoadSurface(path, &surface, &out->diag);
     checkFailure(target, out);
+    checkMemory(target, out);
     if (out->result == IC_OK) checkSurface(target, &surface);
     icTriSurface_Destroy(&surface);
 }
@@ -196,6 +249,8 @@ static void runScene(const uint8_t *data, size_t size, const char *dir, icFuzzOu
         return;
     }
     icScene scene;
+    s_budgetOn = true;
+    s_budget = (size_t)256 << 20; // generators may ask for big meshes: only a cap here
     out->result = icScene_LoadString(text, "fuzz.json", dir, &scene, &out->diag);
     free(text);
     checkFailure("scene", out);
@@ -302,7 +357,9 @@ static void runCheckpoint(const uint8_t *data, size_t size, const char *dir, icF
     if (!icFuzz_PrepareCheckpointWorld()) return;
     char path[1200];
     if (!writeBytes(dir, "c.ckpt", data, size, path, sizeof path)) return;
+    setBudget(size);
     loadCheckpointFile(path, out);
+    checkMemory("checkpoint", out);
     if (size < 56 || size % 8 != 0 || memcmp(data, "ICCHKPT", 7) != 0) return;
     uint8_t *fixed = malloc(size);
     if (!fixed) return;

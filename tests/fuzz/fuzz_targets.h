@@ -31,6 +31,10 @@ const icFuzzTarget *icFuzz_Find(const char *name);
 typedef void icFuzzViolationFn(const char *target, const char *what);
 void icFuzz_SetViolationFn(icFuzzViolationFn *fn);
 
+/// Routes the library's allocations through the targets' memory budget (install) or back to
+/// malloc. Install before the first library allocation, remove after the last free.
+void icFuzz_InstallBudget(bool install);
+
 /// Makes the fixed world the checkpoint target loads into (idempotent). Returns false when
 /// it cannot be built.
 bool icFuzz_PrepareCheckpointWorld(void);

@@ -10,8 +10,8 @@
 #include <string.h>
 
 // Scenes that reach different code: contact with friction and pins in motion; incompressible
-// coupled projection with linear damping; the static solve; the Newton solver; a scramble
-// (seeded randomness).
+// coupled projection with linear damping; the static solve; the Newton solver; a body large
+// enough for the sweeps to run on several workers; a scramble (seeded randomness).
 typedef struct icDetScene {
     const char *name;
     int frames;
@@ -50,6 +50,13 @@ static const icDetScene s_scenes[] = {
      " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.3, 0.1, 0.1], \"cells\": [3, 1, 1]},\n"
      "   \"material\": {\"model\": \"snh\", \"youngs_modulus\": 5e4, \"poisson_ratio\": 0.45},\n"
      "   \"pin\": [{\"box\": {\"min\": [-1, -1, -1], \"max\": [-0.14, 1, 1]}}]}]}\n"},
+    // Big enough (2197 vertices, 10368 tets) for the sweeps to be split among workers.
+    {"threads", 3,
+     "{\"dt\": 0.01, \"solver\": {\"substeps\": 4, \"workers\": %d},\n"
+     " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.5, 0.5, 0.5], \"cells\": 12},\n"
+     "   \"material\": {\"youngs_modulus\": 1e5, \"poisson_ratio\": 0.49},\n"
+     "   \"velocity\": [0, -3, 1]}],\n"
+     " \"colliders\": [{\"plane\": {\"offset\": -0.27, \"friction\": 0.3}}]}\n"},
     {"scramble", 10,
      "{\"dt\": 0.01, \"solver\": {\"substeps\": 10, \"workers\": %d},\n"
      " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], \"cells\": 2},\n"
