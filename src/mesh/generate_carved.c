@@ -31,50 +31,22 @@ static icVec3 projectTorus(icVec3 p, const icReal *shape) {
     return l > 0 ? icVec3_MulAdd(core, shape[1] / l, d) : p;
 }
 
-// Smallest ratio of current to original volume over the tets around vertex v.
-static icReal worstVolumeRatio(const icTetMesh *mesh, const icAdjacency *adj, int v,
-                               const icReal *original) {
-    icReal worst = INFINITY;
-    for (int k = adj->offsets[v]; k < adj->offsets[v + 1]; ++k) {
-        int t = adj->indices[k];
-        icReal ratio = icTetMesh_TetVolume(mesh, NULL, t) / original[t];
-        if (ratio < worst) worst = ratio;
-    }
-    return worst;
+// Boundary vertices go onto the analytic surface, so that a sphere is round rather than a
+// stack of cubes; a move is kept while every tet keeps half its carved volume, three passes.
+typedef struct icShapeProjection {
+    icProjectFn *project;
+    const icReal *shape;
+} icShapeProjection;
+
+static bool shapeTarget(icVec3 p, const void *context, icVec3 *target) {
+    const icShapeProjection *sp = context;
+    *target = sp->project(p, sp->shape);
+    return true;
 }
 
-// Moves the boundary vertices of a carved mesh onto the analytic surface, so that a sphere is
-// round rather than a stack of cubes. A move (full, half or quarter way) is kept only while
-// every tet around the vertex keeps at least half of its carved volume, so all tets stay
-// positive and no sliver is made; three passes let neighbours follow each other.
 static icResult snapToSurface(icTetMesh *mesh, icProjectFn *project, const icReal *shape) {
-    int *triangles = NULL, triangleCount = 0;
-    icAdjacency adj = {0};
-    icReal *original = IC_ALLOC(icReal, mesh->tetCount);
-    unsigned char *onSurface = IC_ALLOC_ZERO(unsigned char, mesh->vertexCount);
-    icResult r = (original && onSurface) ? IC_OK : IC_ERR_OUT_OF_MEMORY;
-    if (r == IC_OK) r = icTetMesh_ExtractSurface(mesh, &triangles, &triangleCount, NULL);
-    if (r == IC_OK) r = icTetMesh_VertexTets(mesh, &adj);
-    if (r == IC_OK) {
-        for (int i = 0; i < 3 * triangleCount; ++i) onSurface[triangles[i]] = 1;
-        for (int t = 0; t < mesh->tetCount; ++t) original[t] = icTetMesh_TetVolume(mesh, NULL, t);
-        for (int pass = 0; pass < 3; ++pass)
-            for (int v = 0; v < mesh->vertexCount; ++v) {
-                if (!onSurface[v]) continue;
-                icVec3 p = icVec3_Load(mesh->positions, v);
-                icVec3 step = icVec3_Sub(project(p, shape), p);
-                for (icReal f = 1.0; f >= 0.25; f *= 0.5) {
-                    icVec3_Store(mesh->positions, v, icVec3_MulAdd(p, f, step));
-                    if (worstVolumeRatio(mesh, &adj, v, original) >= 0.5) break;
-                    icVec3_Store(mesh->positions, v, p);
-                }
-            }
-    }
-    icFree(triangles);
-    icAdjacency_Destroy(&adj);
-    icFree(original);
-    icFree(onSurface);
-    return r;
+    icShapeProjection sp = {project, shape};
+    return icMesh_SnapBoundary(mesh, shapeTarget, &sp, 0.5, 3);
 }
 
 // A grid of cubic cells of edge h, cells[a] along axis a, centred at the origin; keeps the

@@ -32,3 +32,10 @@ bool icMesh_IndicesValid(const icTetMesh *mesh);
 /// Returns IC_ERR_EMPTY when no cell is kept.
 icResult icMesh_BuildGrid(icTetMesh *mesh, const icReal *const coords[3], const int cells[3],
                           int split, const unsigned char *keep);
+
+/// Where boundary vertex p should move; false leaves it where it is.
+typedef bool icSnapTargetFn(icVec3 p, const void *context, icVec3 *target);
+/// Moves the boundary vertices towards their targets (full, half or quarter way) while every
+/// tet around keeps at least minRatio of its volume, in `passes` passes (snap_boundary.c).
+icResult icMesh_SnapBoundary(icTetMesh *mesh, icSnapTargetFn *target, const void *context,
+                             icReal minRatio, int passes);

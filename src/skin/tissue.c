@@ -92,57 +92,25 @@ static void bounds(const icTissueDef *def, icVec3 *lo, icVec3 *hi) {
 // ---------------------------------------------------------------------------------------
 // Tet mesh
 
-static icReal worstVolumeRatio(const icTetMesh *mesh, const icAdjacency *adj, int v,
-                               const icReal *original) {
-    icReal worst = INFINITY;
-    for (int k = adj->offsets[v]; k < adj->offsets[v + 1]; ++k) {
-        int t = adj->indices[k];
-        icReal ratio = icTetMesh_TetVolume(mesh, NULL, t) / original[t];
-        if (ratio < worst) worst = ratio;
-    }
-    return worst;
-}
-
 // Moves outer boundary vertices onto the union's surface (bone-side vertices stay: they are
 // attached to the bone), each move kept only while every tet around keeps half its carved
 // volume, in three passes so neighbours can follow (as the sphere generator does).
-static icResult snapOuter(icTetMesh *mesh, const icTissueDef *def) {
-    int *triangles = NULL, triangleCount = 0;
-    icAdjacency adj = {0};
-    icReal *original = IC_ALLOC(icReal, mesh->tetCount);
-    unsigned char *onSurface = IC_ALLOC_ZERO(unsigned char, mesh->vertexCount);
-    icResult r = (original && onSurface) ? IC_OK : IC_ERR_OUT_OF_MEMORY;
-    if (r == IC_OK) r = icTetMesh_ExtractSurface(mesh, &triangles, &triangleCount, NULL);
-    if (r == IC_OK) r = icTetMesh_VertexTets(mesh, &adj);
-    if (r == IC_OK) {
-        icReal h = def->cellSize;
-        for (int i = 0; i < 3 * triangleCount; ++i) onSurface[triangles[i]] = 1;
-        for (int t = 0; t < mesh->tetCount; ++t) original[t] = icTetMesh_TetVolume(mesh, NULL, t);
-        for (int pass = 0; pass < 3; ++pass)
-            for (int v = 0; v < mesh->vertexCount; ++v) {
-                if (!onSurface[v]) continue;
-                icVec3 p = icVec3_Load(mesh->positions, v), dir;
-                if (unionDistance(def, p, &dir) < -0.75 * h) continue; // the bone's side
-                // Projection onto the nearest capsule can land inside another one near a seam
-                // of the union; a few repeats settle on the union's surface.
-                icVec3 target = p;
-                for (int it = 0; it < 4; ++it) {
-                    icReal d = unionDistance(def, target, &dir);
-                    target = icVec3_MulAdd(target, -d, dir);
-                }
-                icVec3 step = icVec3_Sub(target, p);
-                for (icReal f = 1.0; f >= 0.25; f *= 0.5) {
-                    icVec3_Store(mesh->positions, v, icVec3_MulAdd(p, f, step));
-                    if (worstVolumeRatio(mesh, &adj, v, original) >= 0.5) break;
-                    icVec3_Store(mesh->positions, v, p);
-                }
-            }
+static bool tissueTarget(icVec3 p, const void *context, icVec3 *target) {
+    const icTissueDef *def = context;
+    icVec3 dir;
+    if (unionDistance(def, p, &dir) < -0.75 * def->cellSize) return false; // the bone's side
+    // Projection onto the nearest capsule can land inside another one near a seam of the
+    // union; a few repeats settle on the union's surface.
+    *target = p;
+    for (int it = 0; it < 4; ++it) {
+        icReal d = unionDistance(def, *target, &dir);
+        *target = icVec3_MulAdd(*target, -d, dir);
     }
-    icFree(triangles);
-    icAdjacency_Destroy(&adj);
-    icFree(original);
-    icFree(onSurface);
-    return r;
+    return true;
+}
+
+static icResult snapOuter(icTetMesh *mesh, const icTissueDef *def) {
+    return icMesh_SnapBoundary(mesh, tissueTarget, def, 0.5, 3);
 }
 
 icResult icGenerateTissue(icTetMesh *mesh, const icTissueDef *def) {
