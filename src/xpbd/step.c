@@ -55,6 +55,13 @@ icResult icXpbd_Step(icWorld *world, icState *s, icReal dt, icStepStats *stats) 
     icModel *m = &world->model;
     icStepStats local = {0};
     double t0 = nowMs();
+    // A world with no tets (no bodies yet, or a rods-only scene) only advances its clock.
+    if (m->tetCount == 0) {
+        s->time += dt;
+        local.converged = true;
+        if (stats) *stats = local;
+        return IC_OK;
+    }
     icResult r = icModel_UpdateColouring(m);
     if (r != IC_OK) return r;
     int substeps = m->def.substeps, iterations = m->def.iterations;
@@ -119,6 +126,11 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
     icModel *m = &world->model;
     icStepStats local = {0};
     double t0 = nowMs();
+    if (m->tetCount == 0) { // nothing to relax
+        local.converged = true;
+        if (stats) *stats = local;
+        return IC_OK;
+    }
     icResult r = icModel_UpdateColouring(m);
     if (r != IC_OK) return r;
     icXpbd_BeginStep(m, -1);

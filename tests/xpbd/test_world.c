@@ -192,3 +192,14 @@ IC_TEST(world, plane_contact_and_friction) {
     IC_CHECK_MSG(fabs(slideHigh) < 1e-3, "sticking body moved %g m", slideHigh);
     IC_CHECK_MSG(pen0 < 1e-9 && pen1 < 1e-9 && pen2 < 1e-9, "penetration %g %g %g", pen0, pen1, pen2);
 }
+
+// A world with no bodies steps and relaxes without touching anything (no crash).
+IC_TEST(world, empty_world_steps) {
+    icWorld *world = icCreateWorld(NULL);
+    icStepStats stats;
+    IC_CHECK_RESULT(icWorld_Step(world, 0.01, &stats), IC_OK);
+    IC_CHECK_NEAR(icWorld_GetTime(world), 0.01, 1e-15);
+    IC_CHECK_RESULT(icWorld_SolveStatic(world, NULL, &stats), IC_OK);
+    IC_CHECK_NEAR(icWorld_GetVolumeRatio(world), 1.0, 0);
+    icDestroyWorld(world);
+}
