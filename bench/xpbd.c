@@ -4,8 +4,11 @@
 // process; the phases of a whole step; bytes per tet; a PNG plot. docs/performance.md
 // explains the columns.
 // Usage: bench_xpbd [--quick] [--repeats N] [--seconds S] [--threads N] [--plot FILE.png]
-//                   [--csv FILE] [--cells N --mesh general|hex --precision float|double
+//                   [--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV]...
+//                   [--cells N --mesh general|hex --precision float|double
 //                    --simd auto|scalar|avx2|avx512 --scheme greedy|cell]
+// The full run takes ~6 minutes; on a shared machine run it in pieces (--size K --no-extras,
+// then --no-table) and draw the plot from their CSV files with --replot.
 #include "isochor/io.h"
 #include "isochor/isochor.h"
 #include "isochor/render.h"
@@ -397,6 +400,28 @@ static void benchScenes(int threads) {
         }
 }
 
+// Rows back from CSV files this program wrote (runs done in pieces), for the plot.
+static void loadRows(const char *path) {
+    FILE *f = fopen(path, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f) && s_rowCount < 128) {
+        char mesh[16], prec[16], simd[16], scheme[16];
+        int tets, colours, chunks, phases, threads;
+        double kernel, sweep, step, gbs;
+        if (sscanf(line, "%15[^,],%d,%15[^,],%15[^,],%15[^,],%d,%d,%d,%d,%lf,%lf,%lf,%lf", mesh, &tets, prec,
+                   simd, scheme, &colours, &chunks, &phases, &threads, &kernel, &sweep, &step, &gbs) != 13)
+            continue; // the header
+        icBenchRow *row = &s_rows[s_rowCount++];
+        snprintf(row->label, sizeof row->label, "%.10s %.8s %.8s %.8s", mesh, prec, simd, scheme);
+        row->tets = tets;
+        row->threads = threads;
+        row->kernel = kernel;
+        row->sweep = sweep;
+        row->step = step;
+    }
+    if (f) fclose(f);
+}
+
 static void printMachine(void) {
     char line[512], model[256] = "unknown";
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -439,6 +464,9 @@ static void printMemory(icWorld *world) {
 
 int main(int argc, char **argv) {
     bool quick = false, custom = false;
+    int onlySize = -1;        // --size K: only the K-th of 10k / 100k / 1M in the main table
+    bool replot = false;      // --replot CSV (repeatable) --plot PNG: the plot of earlier runs
+    bool tables = true, extras = true; // --no-table, --no-extras (scaling, memory, scenes)
     int repeats = 5, cells = 26, threads = 2;
     double seconds = 0.4;
     const char *plot = NULL;
@@ -450,6 +478,10 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--seconds") == 0) seconds = atof(v), ++i;
         else if (strcmp(a, "--threads") == 0) threads = atoi(v), ++i;
         else if (strcmp(a, "--plot") == 0) plot = v, ++i;
+        else if (strcmp(a, "--size") == 0) onlySize = atoi(v), ++i;
+        else if (strcmp(a, "--replot") == 0) loadRows(v), replot = true, ++i;
+        else if (strcmp(a, "--no-table") == 0) tables = false;
+        else if (strcmp(a, "--no-extras") == 0) extras = false;
         else if (strcmp(a, "--csv") == 0) s_csv = fopen(v, "w"), ++i;
         else if (strcmp(a, "--cells") == 0) cells = atoi(v), ++i, custom = true;
         else if (strcmp(a, "--mesh") == 0) cfg.mesh = strcmp(v, "hex") == 0 ? "hex" : "general", ++i, custom = true;
@@ -464,10 +496,15 @@ int main(int argc, char **argv) {
             cfg.scheme = strcmp(v, "cell") == 0 ? IC_COLOURING_CELL : IC_COLOURING_GREEDY, ++i, custom = true;
         else {
             fprintf(stderr, "usage: %s [--quick] [--repeats N] [--seconds S] [--threads N] [--plot FILE.png] "
-                            "[--csv FILE] [--cells N --mesh general|hex --precision float|double "
-                            "--simd auto|scalar|avx2|avx512 --scheme greedy|cell]\n", argv[0]);
+                            "[--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV] [--cells N --mesh "
+                            "general|hex --precision float|double --simd auto|scalar|avx2|avx512 "
+                            "--scheme greedy|cell]\n", argv[0]);
             return 2;
         }
+    }
+    if (replot) {
+        if (plot) writePlot(plot, threads);
+        return 0;
     }
     if (repeats < 1) repeats = 1;
     if (repeats > 32) repeats = 32;
@@ -489,8 +526,8 @@ int main(int argc, char **argv) {
     }
     static const int sizes[3] = {12, 26, 56}; // 10,368 / 105,456 / 1,053,696 tets
     int count = quick ? 2 : 3;
-    icWorld *memoryWorlds[6] = {0};
-    for (int s = 0; s < count; ++s) {
+    for (int s = 0; s < count && tables; ++s) {
+        if (onlySize >= 0 && s != onlySize) continue;
         icTetMesh general = {0}, hex = {0};
         makeGeneral(&general, sizes[s]);
         makeHex(&hex, sizes[s]);
@@ -508,12 +545,14 @@ int main(int argc, char **argv) {
         f = cfg;
         f.simd = IC_SIMD_SCALAR;
         benchMesh(&general, &f, threads, repeats, seconds);
-        f = cfg;
-        memoryWorlds[2 * s] = makeWorld(&general, &f, 1);
-        f.precision = IC_PRECISION_DOUBLE;
-        memoryWorlds[2 * s + 1] = makeWorld(&general, &f, 1);
         icTetMesh_Destroy(&general);
         icTetMesh_Destroy(&hex);
+    }
+    if (!extras) {
+        printMachine();
+        if (plot) writePlot(plot, threads);
+        if (s_csv) fclose(s_csv);
+        return 0;
     }
     // The whole step against mesh size (the scaling curve): phases from the layout's profile.
     printf("\nWhole step, general mesh, float, widest SIMD, %d threads (ms per step of %d substeps;\n"
@@ -548,9 +587,17 @@ int main(int argc, char **argv) {
            "velocities, substep start, multipliers; layout: packed blocks and working copies):\n\n");
     printf("| tets      | prec   | model  | state  | layout | total  | total      |\n");
     printf("|-----------|--------|--------|--------|--------|--------|------------|\n");
-    for (int s = 0; s < 2 * count; ++s) {
-        printMemory(memoryWorlds[s]);
-        icDestroyWorld(memoryWorlds[s]);
+    for (int s = 0; s < count; ++s) {
+        icTetMesh general = {0};
+        makeGeneral(&general, sizes[s]);
+        for (int p = 0; p < 2; ++p) {
+            icBenchConfig f = cfg;
+            f.precision = p ? IC_PRECISION_DOUBLE : IC_PRECISION_FLOAT;
+            icWorld *world = makeWorld(&general, &f, 1);
+            printMemory(world);
+            icDestroyWorld(world);
+        }
+        icTetMesh_Destroy(&general);
     }
     benchScenes(threads);
     printMachine();

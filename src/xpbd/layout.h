@@ -85,6 +85,10 @@ typedef struct icXpbdLayout {
     icXpbdProfile profile;
 } icXpbdLayout;
 
+/// Blocks a worker gets at least from one colour of a one-chunk mesh (default 24): tests
+/// set 1 so that small meshes exercise the threads. Results do not depend on it.
+void icXpbd_SetParallelGrain(int blocks);
+
 /// Builds the layout for the model's bodies and def (precision, colouring).
 icResult icXpbdLayout_Create(const icModel *model, icXpbdLayout **layout);
 void icXpbdLayout_Destroy(icXpbdLayout *layout);

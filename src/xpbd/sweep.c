@@ -10,6 +10,12 @@
 
 enum { IC_SWEEP_MIN_VERTICES = 2048 }; // per range of the copy loops
 
+// Blocks per range of a colour (~3 us of work): below it the hand-over (and the vertices
+// two cores then share) costs more than it saves. Tests lower it to exercise the threads.
+static int s_minBlocks = 24;
+
+void icXpbd_SetParallelGrain(int blocks) { s_minBlocks = blocks < 1 ? 1 : blocks; }
+
 typedef struct icSweepTask {
     const icModel *model;
     icState *state;
@@ -303,7 +309,10 @@ int icXpbd_Sweep(const icModel *model, icState *state, icReal h) {
     } else if (L->chunkCount == 1) {
         for (int k = L->chunkColours[0]; k < L->chunkColours[1]; ++k) {
             T.colour = k;
-            icPool_ParallelFor(model->pool, colourTask, L->colourUnits[k + 1] - L->colourUnits[k], 1, &T);
+            int units = L->colourUnits[k + 1] - L->colourUnits[k];
+            int blocks = L->colourEnd[k] - L->unitBlocks[L->colourUnits[k]];
+            int minUnits = blocks > 0 ? (s_minBlocks * units + blocks - 1) / blocks : 1;
+            icPool_ParallelFor(model->pool, colourTask, units, minUnits, &T);
         }
     }
     double t2 = profile->enabled ? nowSeconds() : 0;

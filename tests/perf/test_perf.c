@@ -196,7 +196,9 @@ IC_TEST(perf, simd_paths_agree_bitwise) {
             for (icSimd s = IC_SIMD_AVX2; s <= cpu; ++s)
                 IC_CHECK_MSG(runCells(precision, s, split, 1) == scalar, "cell scheme, split %d, %s: level %d differs",
                              split, p ? "float" : "double", (int)s);
+            icXpbd_SetParallelGrain(1);
             IC_CHECK_MSG(runCells(precision, IC_SIMD_AUTO, split, 2) == scalar, "cell scheme, 2 workers differ");
+            icXpbd_SetParallelGrain(24);
         }
 }
 
@@ -299,6 +301,7 @@ static void userFinish(void *userTask, void *userContext) {
 }
 
 IC_TEST(perf, same_bits_for_any_worker_count) {
+    icXpbd_SetParallelGrain(1); // hand out even the small colours of these small meshes
     for (int p = 0; p < 2; ++p) {
         icSceneOptions o = {0, p ? IC_PRECISION_FLOAT : IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1,
                             IC_COLOURING_GREEDY, true, 8, NULL, NULL};
@@ -318,6 +321,7 @@ IC_TEST(perf, same_bits_for_any_worker_count) {
         IC_CHECK_MSG(runScene(&o, 2) == short1, "user task system differs (%s)", p ? "float" : "double");
         IC_CHECK(atomic_load(&s_userTasks) > 0);
     }
+    icXpbd_SetParallelGrain(24);
 }
 
 IC_TEST(perf, large_mesh_chunks_same_bits) {
@@ -499,6 +503,7 @@ IC_TEST(perf, cell_scheme) {
     // A hex-derived cantilever under the paper's cell scheme: 8 colours of whole cells, close
     // to the greedy order's result after 60 steps (Gauss-Seidel order changes the iterate by
     // O(h), here about 1 % of the sag), same bits for 2 workers.
+    icXpbd_SetParallelGrain(1);
     icWorld *w[3];
     for (int k = 0; k < 3; ++k) {
         icWorldDef def = icDefaultWorldDef();
@@ -531,6 +536,7 @@ IC_TEST(perf, cell_scheme) {
     IC_CHECK(sag > 0.1 && d < 0.02 * sag);
     IC_CHECK(hashWorld(w[1]) == hashWorld(w[2]));
     for (int k = 0; k < 3; ++k) icDestroyWorld(w[k]);
+    icXpbd_SetParallelGrain(24);
     // Without cell data the scheme falls back to greedy colours.
     icSceneOptions o = {0, IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_CELL, false, 4, NULL, NULL};
     icWorld *general = makeScene(&o);
