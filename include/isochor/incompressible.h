@@ -137,6 +137,10 @@ typedef struct icPressureSystem icPressureSystem;
 icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int tetCount,
                                          const icReal *invMass);
 void icDestroyPressureSystem(icPressureSystem *system);
+struct icPool;
+/// Runs the system's operators on these workers (internal, src/core/pool.h; NULL: the
+/// caller's thread only). Any worker count gives the same bits.
+void icPressureSystem_SetPool(icPressureSystem *system, struct icPool *pool);
 /// Evaluates g, the Jacobi diagonal and the active unknowns (rows with A_kk > 0) at x.
 void icPressureSystem_Setup(icPressureSystem *system, const icReal *x);
 /// Solves (J Pi M^-1 J^T) phat = rhs on the active unknowns (phat zero elsewhere) and
@@ -173,6 +177,7 @@ typedef struct icMovingPlaneDef {
     icReal offset; ///< m at t = start
     icReal speed;  ///< m/s along the normal (positive = towards the bodies)
     icReal start, end; ///< s; the plane moves only inside the window
+    icReal friction;   ///< Coulomb coefficient, >= 0; default 0
 } icMovingPlaneDef;
 
 icMovingPlaneDef icDefaultMovingPlaneDef(void);
@@ -196,13 +201,24 @@ typedef struct icIncompressibleDef {
     icReal proximity;           ///< their distance, m, > 0; default 0.005
     icReal cgTolerance;         ///< relative tolerance of the force solves, > 0; 1e-4
     int maxCGIterations;        ///< cap of the force solves, >= 1; default 500
+    int positionNewtonIterations; ///< eq. 1 re-linearised at the corrected end positions
+                                ///< (spec 2.1, optional iteration), >= 1; default 3
+    icReal positionTolerance;   ///< those iterations stop once every ring is within this
+                                ///< relative error of its (clamped) target, > 0; 1e-3
+    icReal maxStepMotion;       ///< adaptive substeps: no vertex moves more than this fraction
+                                ///< of the mean rest edge per substep (a CFL number), >= 0;
+                                ///< 0 = one substep per step; default 0.25
+    int maxSubsteps;            ///< cap of those substeps per step, >= 1; default 64
 } icIncompressibleDef;
 
 icIncompressibleDef icDefaultIncompressibleDef(void);
 
 /// What the last step did.
 typedef struct icIncompressibleStats {
-    int positionIterations;  ///< Krylov iterations of eq. 1
+    int positionIterations;  ///< Krylov iterations of eq. 1 (all its Newton iterations)
+    int positionNewtonIterations; ///< Newton iterations of eq. 1 taken
+    int substeps;            ///< substeps the step was split into (sums and maxima above
+                             ///< are over all of them)
     int velocityIterations;  ///< Krylov iterations of eq. 2
     int forceIterations;     ///< CG iterations of the force solves
     int objectContacts;      ///< object contact constraints in eq. 2

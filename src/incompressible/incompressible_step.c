@@ -4,6 +4,7 @@
 // FEM forces, and plane contacts as constraints in the pressure solves.
 #define _POSIX_C_SOURCE 200809L
 #include "fem/fem_internal.h"
+#include "incompressible/obstacles.h"
 #include "isochor/collision.h"
 #include "isochor/incompressible.h"
 #include "world/world_internal.h"
@@ -12,13 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct icMovingPlane {
-    icMovingPlaneDef def; ///< normal unit
-} icMovingPlane;
-
 struct icIncompressibleCache {
     icIncompressibleDef def;
-    icMovingPlane *planes;
+    icMovingPlaneDef *planes; ///< normals unit
     int planeCount, planeCapacity;
     icIncompressibleStats stats;
     // Built for one model revision:
@@ -35,9 +32,14 @@ struct icIncompressibleCache {
     icPressureSystem *pressureSystem;
     icConstraintSet positionSet, velocitySet;
     icVec3 *contactNormal;   ///< (n) normal of the last step's contact, 0 if none
+    icVec3 *predictNormal;   ///< (n) contacts constraining eq. 1 (lazily allocated)
+    icReal *push;            ///< (n) their normal velocity change
+    icReal *goal;            ///< (n) ring volumes eq. 1 aims for (lazily allocated)
+    icReal *newton;          ///< (n x 3) one Newton correction of eq. 1
     icReal *f, *v0, *vstar, *vn, *xnew, *xmid, *b, *dv, *diagBlocks, *precond, *cgWork;
     icProximityPairs pairs;
     icReal restVolume;
+    icReal meanEdge;         ///< mean rest edge length, m (0 until computed)
 };
 
 static double nowMs(void) {
@@ -59,11 +61,15 @@ icIncompressibleDef icDefaultIncompressibleDef(void) {
     d.proximity = 0.005;
     d.cgTolerance = 1e-4;
     d.maxCGIterations = 500;
+    d.positionNewtonIterations = 3;
+    d.positionTolerance = 1e-3;
+    d.maxStepMotion = 0.25;
+    d.maxSubsteps = 64;
     return d;
 }
 
 icMovingPlaneDef icDefaultMovingPlaneDef(void) {
-    icMovingPlaneDef d = {{0, 1, 0}, 0, 0, 0, INFINITY};
+    icMovingPlaneDef d = {{0, 1, 0}, 0, 0, 0, INFINITY, 0};
     return d;
 }
 
@@ -80,6 +86,12 @@ static void freeBuilt(icIncompressibleCache *c) {
     icConstraintSet_Destroy(&c->positionSet);
     icConstraintSet_Destroy(&c->velocitySet);
     icFree(c->contactNormal);
+    icFree(c->predictNormal);
+    icFree(c->push);
+    icFree(c->goal);
+    icFree(c->newton);
+    c->predictNormal = NULL;
+    c->push = c->goal = c->newton = NULL;
     icReal **arrays[] = {&c->f,  &c->v0, &c->vstar,      &c->vn,      &c->xnew,  &c->xmid,
                          &c->b,  &c->dv, &c->diagBlocks, &c->precond, &c->cgWork};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) {
@@ -117,7 +129,10 @@ static bool defIsValid(const icIncompressibleDef *d) {
            p->maxIterations >= 1 && p->sweeps >= 1 && d->recoveryTime >= 0 &&
            isfinite(d->recoveryTime) && d->volumetricScale >= 0 && d->volumetricScale <= 1 &&
            d->massDamping >= 0 && isfinite(d->massDamping) && d->proximity > 0 &&
-           isfinite(d->proximity) && d->cgTolerance > 0 && d->maxCGIterations >= 1;
+           isfinite(d->proximity) && d->cgTolerance > 0 && d->maxCGIterations >= 1 &&
+           d->positionNewtonIterations >= 1 && d->positionTolerance > 0 &&
+           isfinite(d->positionTolerance) && d->maxStepMotion >= 0 &&
+           isfinite(d->maxStepMotion) && d->maxSubsteps >= 1;
 }
 
 icResult icWorld_SetIncompressibleDef(icWorld *world, const icIncompressibleDef *def) {
@@ -138,15 +153,16 @@ icResult icWorld_AddMovingPlane(icWorld *world, const icMovingPlaneDef *def) {
     IC_ASSERT(world && def);
     icReal len = icVec3_Length(def->normal);
     if (!(len > 0) || !isfinite(len) || !isfinite(def->offset) || !isfinite(def->speed) ||
-        !(def->end >= def->start) || !isfinite(def->start))
+        !(def->end >= def->start) || !isfinite(def->start) || !(def->friction >= 0) ||
+        !isfinite(def->friction))
         return IC_ERR_BAD_VALUE;
     icIncompressibleCache *c = getCache(world);
     if (!c || !icGrowArray((void **)&c->planes, &c->planeCapacity, c->planeCount + 1,
-                           sizeof(icMovingPlane)))
+                           sizeof(icMovingPlaneDef)))
         return IC_ERR_OUT_OF_MEMORY;
-    icMovingPlane *p = &c->planes[c->planeCount++];
-    p->def = *def;
-    p->def.normal = icVec3_Scale(1.0 / len, def->normal);
+    icMovingPlaneDef *p = &c->planes[c->planeCount++];
+    *p = *def;
+    p->normal = icVec3_Scale(1.0 / len, def->normal);
     return IC_OK;
 }
 
@@ -214,8 +230,14 @@ static icResult build(icWorld *world, icIncompressibleCache *c) {
                                      materials, m->tetBody, true, NULL);
     icFree(materials);
     if (r != IC_OK) return r;
+    // The FEM and pressure kernels run on the world's workers (same bits for any count).
+    if (!m->pool)
+        m->pool = icCreatePool(m->def.workerCount, m->def.enqueueTask, m->def.finishTask,
+                               m->def.userTaskContext);
+    if (!m->pool || (r = icFemModel_SetPool(&c->fem, m->pool)) != IC_OK)
+        return r != IC_OK ? r : IC_ERR_OUT_OF_MEMORY;
     size_t N = (size_t)n;
-    c->hessians = IC_ALLOC(icReal, 81 * (size_t)T);
+    c->hessians = NULL; // the tangent is assembled inside c->fem (icFem_Evaluate)
     c->invMass = IC_ALLOC(icReal, 3 * N);
     c->mask = IC_ALLOC(unsigned char, 3 * N);
     c->target = IC_ALLOC(icReal, N);
@@ -223,7 +245,7 @@ static icResult build(icWorld *world, icIncompressibleCache *c) {
     c->pressure = IC_ALLOC_ZERO(icReal, N);
     c->contactNormal = IC_ALLOC_ZERO(icVec3, N);
     icReal **arrays[] = {&c->f, &c->v0, &c->vstar, &c->vn, &c->xnew, &c->xmid, &c->b, &c->dv};
-    bool ok = c->hessians && c->invMass && c->mask && c->target && c->ring && c->pressure &&
+    bool ok = c->invMass && c->mask && c->target && c->ring && c->pressure &&
               c->contactNormal;
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i)
         ok = ok && (*arrays[i] = IC_ALLOC_ZERO(icReal, 3 * N)) != NULL;
@@ -240,6 +262,7 @@ static icResult build(icWorld *world, icIncompressibleCache *c) {
         }
     c->pressureSystem = icCreatePressureSystem(n, c->tets, T, c->invMass);
     if (!c->pressureSystem) return IC_ERR_OUT_OF_MEMORY;
+    icPressureSystem_SetPool(c->pressureSystem, m->pool);
     c->restVolume = icOneRing_Volumes(m->restPositions, n, c->tets, T, c->target);
     c->revision = m->revision;
     c->built = true;
@@ -262,11 +285,7 @@ typedef struct forceOp {
 // (massScale M + stiffnessScale K) x.
 static void forceOperator(void *context, const icReal *x, icReal *y) {
     const forceOp *op = context;
-    icFem_StiffnessProduct(op->fem, op->hessians, x, y);
-    for (int v = 0; v < op->fem->vertexCount; ++v)
-        for (int i = 0; i < 3; ++i)
-            y[3 * v + i] = op->stiffnessScale * y[3 * v + i] +
-                           op->massScale * op->mass[v] * x[3 * v + i];
+    icFem_TangentProduct(op->fem, op->stiffnessScale, op->massScale, x, y);
 }
 
 // Linearised backward Euler over h from (x, v0): (M(1 + h a) + h^2 K) dv = h f(x) + h M g -
@@ -277,7 +296,8 @@ static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icR
     const icReal *mass = c->fem.mass;
     icReal a = c->def.massDamping;
     memset(c->f, 0, sizeof(icReal) * 3 * (size_t)n);
-    icFem_AddForces(&c->fem, x, c->f);
+    // Forces and (with stiffness) the projected tangent K from one pass over the tets.
+    icFem_Evaluate(&c->fem, x, c->f, stiffness, true);
     if (!stiffness) {
         // delta = 0 (explicit elastic force, implicit mass damping).
         for (int v = 0; v < n; ++v)
@@ -289,16 +309,15 @@ static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icR
             }
         return 0;
     }
-    icFem_ComputeHessians(&c->fem, x, true, c->hessians);
-    forceOp op = {&c->fem, c->hessians, mass, 1 + h * a, h * h, NULL};
-    icFem_StiffnessProduct(&c->fem, c->hessians, v0, c->b);
+    forceOp op = {&c->fem, NULL, mass, 1 + h * a, h * h, NULL};
+    icFem_TangentProduct(&c->fem, 1, 0, v0, c->b);
     for (int v = 0; v < n; ++v)
         for (int i = 0; i < 3; ++i) {
             int k = 3 * v + i;
             c->b[k] = h * c->f[k] + h * mass[v] * icVec3_Get(gravity, i) - h * h * c->b[k] -
                       h * a * mass[v] * v0[k];
         }
-    icFem_StiffnessDiagonal(&c->fem, c->hessians, c->diagBlocks);
+    icFem_TangentDiagonal(&c->fem, c->diagBlocks);
     for (int v = 0; v < n; ++v) {
         icReal *d = c->diagBlocks + 9 * v;
         for (int e = 0; e < 9; ++e) d[e] *= h * h;
@@ -312,62 +331,17 @@ static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icR
     return it < 0 ? 0 : it;
 }
 
-// A plane at time t: normal, offset and the speed of its surface along the normal.
-static int planeCount(const icModel *m, const icIncompressibleCache *c) {
-    return m->planeCount + c->planeCount;
-}
-
-static void planeAt(const icModel *m, const icIncompressibleCache *c, int p, icReal t,
-                    icVec3 *normal, icReal *offset, icReal *speed) {
-    if (p < m->planeCount) {
-        *normal = m->planes[p].normal;
-        *offset = m->planes[p].offset;
-        *speed = 0;
-        return;
-    }
-    const icMovingPlaneDef *d = &c->planes[p - m->planeCount].def;
-    icReal tc = t < d->start ? d->start : (t > d->end ? d->end : t);
-    *normal = d->normal;
-    *offset = d->offset + d->speed * (tc - d->start);
-    *speed = (t >= d->start && t < d->end) ? d->speed : 0.0;
-}
-
-// spec 3.1 step 5: push nodes of xnew out of the planes, make the time-n velocity of each
-// colliding node stop approaching (inelastic), and record its normal as a constraint.
-static int collidePlanes(const icModel *m, icIncompressibleCache *c, icReal t1, icReal *xnew,
-                         icReal *vn) {
-    int contacts = 0, planes = planeCount(m, c);
-    for (int v = 0; v < c->n; ++v) {
-        c->contactNormal[v] = icVec3_Make(0, 0, 0);
-        if (!c->mask[3 * v] && !c->mask[3 * v + 1] && !c->mask[3 * v + 2]) continue;
-        for (int p = 0; p < planes; ++p) {
-            icVec3 nrm;
-            icReal offset, speed;
-            planeAt(m, c, p, t1, &nrm, &offset, &speed);
-            icVec3 x = icVec3_Load(xnew, v);
-            icReal d = icVec3_Dot(nrm, x) - offset;
-            if (d >= 0) continue;
-            icVec3_Store(xnew, v, icVec3_Add(x, icVec3_Scale(-d, nrm)));
-            icVec3 vel = icVec3_Load(vn, v);
-            icReal vnrm = icVec3_Dot(nrm, vel);
-            if (vnrm < speed) icVec3_Store(vn, v, icVec3_Add(vel, icVec3_Scale(speed - vnrm, nrm)));
-            if (icVec3_LengthSquared(c->contactNormal[v]) == 0) ++contacts;
-            c->contactNormal[v] = nrm; // the last plane wins for the constraint
-        }
-    }
-    return contacts;
-}
-
 // Object contacts first, then point-triangle, then edge-edge pairs (spec 5.4 ordering).
-static icResult fillConstraints(icIncompressibleCache *c, icConstraintSet *set) {
+static icResult fillConstraints(icIncompressibleCache *c, const icVec3 *normal,
+                               icConstraintSet *set) {
     icConstraintSet_Clear(set);
     for (int v = 0; v < c->n; ++v) {
-        if (icVec3_LengthSquared(c->contactNormal[v]) == 0) continue;
+        if (icVec3_LengthSquared(normal[v]) == 0) continue;
         icVelocityConstraint k;
         memset(&k, 0, sizeof k);
         k.count = 1;
         k.vertices[0] = v;
-        k.c[0] = c->contactNormal[v];
+        k.c[0] = normal[v];
         if (icConstraintSet_Add(set, &k) != IC_OK) return IC_ERR_OUT_OF_MEMORY;
     }
     for (int kind = 0; kind < 2; ++kind)
@@ -396,25 +370,162 @@ static void filterContacts(const icIncompressibleCache *c, const icReal *base, i
     }
 }
 
+// Eq. 1 at x^n moves the rings to V(x^n) + clamp(e) to first order; with large steps (an
+// impact moves nodes a good part of an element) that leaves errors of several percent.
+// Further Newton iterations (spec 2.1) solve A(y) q = (goal - V(y)) / dt at the newest end
+// positions y with the same constraints, until every ring is within positionTolerance of its
+// goal. Leaves the end positions in c->xnew and the position velocity in c->vstar.
+static icResult correctPositions(icIncompressibleCache *c, const icReal *x, icReal dt,
+                                 icIncompressibleStats *st) {
+    const icIncompressibleDef *d = &c->def;
+    int n = c->n;
+    if (!c->goal) {
+        c->goal = IC_ALLOC(icReal, (size_t)n);
+        c->newton = IC_ALLOC(icReal, 3 * (size_t)n);
+        if (!c->goal || !c->newton) return IC_ERR_OUT_OF_MEMORY;
+    }
+    icKrylovStats ks;
+    icPressureSystem_Setup(c->pressureSystem, x);
+    icOneRing_Volumes(x, n, c->tets, c->T, c->ring);
+    for (int k = 0; k < n; ++k) {
+        icReal e = c->target[k] - c->ring[k];
+        if (d->recoveryTime > 0) { // spec 2.2, the same clamp as the first solve applies
+            icReal limit = dt / d->recoveryTime * fabs(c->target[k]);
+            e = e > limit ? limit : (e < -limit ? -limit : e);
+        }
+        c->goal[k] = c->ring[k] + e;
+    }
+    st->positionIterations = icPressureSystem_CorrectPositions(
+        c->pressureSystem, &c->positionSet, &d->pressure, c->target, c->ring, dt, d->recoveryTime,
+        c->vstar, &ks);
+    st->positionNewtonIterations = 1;
+    for (int k = 0; k < 3 * n; ++k) c->xnew[k] = x[k] + dt * c->vstar[k];
+    for (int it = 1; it < d->positionNewtonIterations; ++it) {
+        icOneRing_Volumes(c->xnew, n, c->tets, c->T, c->ring);
+        icReal worst = 0;
+        for (int k = 0; k < n; ++k)
+            if (c->target[k] != 0) {
+                icReal e = fabs(c->ring[k] - c->goal[k]) / fabs(c->target[k]);
+                if (e > worst) worst = e;
+            }
+        if (worst <= d->positionTolerance) break;
+        icPressureSystem_Setup(c->pressureSystem, c->xnew);
+        memset(c->newton, 0, sizeof(icReal) * 3 * (size_t)n);
+        st->positionIterations += icPressureSystem_CorrectPositions(
+            c->pressureSystem, &c->positionSet, &d->pressure, c->goal, c->ring, dt, 0, c->newton,
+            &ks);
+        st->positionNewtonIterations++;
+        for (int k = 0; k < 3 * n; ++k) {
+            c->vstar[k] += c->newton[k];
+            c->xnew[k] += dt * c->newton[k];
+        }
+    }
+    return IC_OK;
+}
+
 static bool finite(const icReal *a, int count) {
     for (int i = 0; i < count; ++i)
         if (!isfinite(a[i])) return false;
     return true;
 }
 
+static icReal meanRestEdge(const icModel *m, const int *tets, int T) {
+    static const int edges[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+    icReal sum = 0;
+    for (int t = 0; t < T; ++t)
+        for (int e = 0; e < 6; ++e)
+            sum += icVec3_Length(icVec3_Sub(icVec3_Load(m->restPositions, tets[4 * t + edges[e][0]]),
+                                            icVec3_Load(m->restPositions, tets[4 * t + edges[e][1]])));
+    return T > 0 ? sum / (6.0 * T) : 0.0;
+}
+
+// How many substeps keep every vertex within maxStepMotion mean edges per substep: the
+// linearised position correction and the contact prediction both assume small motions (an
+// impact at a third of an element per step crushed boundary tets).
+static int substepCount(const icWorld *world, icIncompressibleCache *c, icReal dt) {
+    const icIncompressibleDef *d = &c->def;
+    if (!(d->maxStepMotion > 0)) return 1;
+    if (!(c->meanEdge > 0)) c->meanEdge = meanRestEdge(&world->model, c->tets, c->T);
+    const icReal *v = world->state->v;
+    icReal vmax = 0;
+    for (int k = 0; k < c->n; ++k) {
+        icReal s = icVec3_Length(icVec3_Load(v, k));
+        if (s > vmax) vmax = s;
+    }
+    vmax += icVec3_Length(world->model.def.gravity) * dt;
+    icReal limit = d->maxStepMotion * c->meanEdge;
+    if (!(limit > 0) || !isfinite(vmax)) return 1;
+    icReal count = ceil(vmax * dt / limit);
+    return count < 1 ? 1 : (count > d->maxSubsteps ? d->maxSubsteps : (int)count);
+}
+
+static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
+                         icIncompressibleStats *stOut);
+
 icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr, icReal dt,
                                icStepStats *stats) {
     IC_ASSERT(world && cachePtr);
     double t0 = nowMs();
+    if (stats) memset(stats, 0, sizeof *stats);
     if (!(dt > 0) || !isfinite(dt)) return IC_ERR_INVALID_ARGUMENT;
     icIncompressibleCache *c = getCache(world);
     if (!c) return IC_ERR_OUT_OF_MEMORY;
     *cachePtr = c;
     icModel *m = &world->model;
+    icResult r = IC_OK;
+    if (!c->built || c->revision != m->revision || c->n != m->vertexCount) {
+        if ((r = build(world, c)) != IC_OK) return r;
+        c->meanEdge = 0;
+    }
+    int count = substepCount(world, c, dt);
+    icIncompressibleStats total;
+    memset(&total, 0, sizeof total);
+    icReal t1 = world->state->time + dt;
+    for (int i = 0; i < count; ++i) {
+        icIncompressibleStats st;
+        memset(&st, 0, sizeof st);
+        // The last substep lands exactly on t1 whatever the rounding of the others.
+        icReal h = i + 1 == count ? t1 - world->state->time : dt / count;
+        r = stepOnce(world, c, h, &st);
+        total.positionIterations += st.positionIterations;
+        total.positionNewtonIterations += st.positionNewtonIterations;
+        total.velocityIterations += st.velocityIterations;
+        total.forceIterations += st.forceIterations;
+        total.objectContacts = st.objectContacts;
+        total.selfPairs = st.selfPairs;
+        total.elasticMs += st.elasticMs;
+        total.pressureMs += st.pressureMs;
+        total.contactMs += st.contactMs;
+        if (st.maxRingError > total.maxRingError) total.maxRingError = st.maxRingError;
+        if (r != IC_OK) {
+            if (stats) stats->nan = r == IC_ERR_NUMERICAL;
+            return r;
+        }
+    }
+    total.substeps = count;
+    total.totalMs = nowMs() - t0;
+    c->stats = total;
+    if (stats) {
+        stats->substeps = count;
+        stats->sweeps = total.positionIterations + total.velocityIterations;
+        stats->milliseconds = total.totalMs;
+        stats->contacts = total.objectContacts;
+        stats->converged = true;
+        int inverted = 0;
+        for (int t = 0; t < c->T; ++t)
+            if (icMat3_Det(icFem_TetF(&c->fem, world->state->x, t)) <= 0) ++inverted;
+        stats->invertedTets = inverted;
+    }
+    return IC_OK;
+}
+
+// One substep of seed 003's scheme (spec 3.1 steps 1-8).
+static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
+                         icIncompressibleStats *stOut) {
+    double t0 = nowMs();
+    icModel *m = &world->model;
     icState *s = world->state;
     icResult r = IC_OK;
-    if (!c->built || c->revision != m->revision || c->n != m->vertexCount)
-        if ((r = build(world, c)) != IC_OK) return r;
     icIncompressibleStats st;
     memset(&st, 0, sizeof st);
     int n = c->n;
@@ -438,8 +549,6 @@ icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr,
     if (d->selfContact && (r = icWorld_FindProximityPairs(world, d->proximity, &c->pairs)) != IC_OK)
         return r;
     st.selfPairs = c->pairs.count;
-    // Contacts of the previous step constrain the position correction at x^n.
-    if ((r = fillConstraints(c, &c->positionSet)) != IC_OK) return r;
     st.contactMs += nowMs() - tc;
 
     // 1. Implicit half step for the position velocity.
@@ -448,23 +557,36 @@ icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr,
     if (d->contactInForceSolve) filterContacts(c, c->v0, c->vstar);
     st.elasticMs += nowMs() - te;
 
-    // 2. Position correction (eq. 1) at x^n, linearised there.
+    // Contacts the position velocity would make by the end of the step (and last step's
+    // resting ones) constrain the position correction at x^n.
+    tc = nowMs();
+    icObstacleSet obstacles = {world, c->planes, c->planeCount};
+    if (!c->predictNormal) {
+        c->predictNormal = IC_ALLOC(icVec3, (size_t)n);
+        c->push = IC_ALLOC(icReal, (size_t)n);
+        if (!c->predictNormal || !c->push) return IC_ERR_OUT_OF_MEMORY;
+    }
+    icObstacles_PredictContacts(&obstacles, n, c->mask, s->x, c->vstar, t1, dt, c->contactNormal,
+                                c->predictNormal, c->push);
+    if ((r = fillConstraints(c, c->predictNormal, &c->positionSet)) != IC_OK) return r;
+    st.contactMs += nowMs() - tc;
+
+    // 2. Position correction (eq. 1) at x^n, then re-linearised at the end positions.
     double tp = nowMs();
-    if (d->projections) icPressureSystem_Setup(c->pressureSystem, s->x);
-    icOneRing_Volumes(s->x, n, c->tets, c->T, c->ring);
-    if (d->projections)
-        st.positionIterations = icPressureSystem_CorrectPositions(
-            c->pressureSystem, &c->positionSet, &d->pressure, c->target, c->ring, dt,
-            d->recoveryTime, c->vstar, &ks);
+    if (d->projections) {
+        if ((r = correctPositions(c, s->x, dt, &st)) != IC_OK) return r;
+    } else {
+        for (int k = 0; k < 3 * n; ++k) c->xnew[k] = s->x[k] + dt * c->vstar[k];
+    }
     st.pressureMs += nowMs() - tp;
 
-    // 4. Advance positions (kinematic ones exactly onto their pins).
-    for (int k = 0; k < 3 * n; ++k) c->xnew[k] = s->x[k] + dt * c->vstar[k];
+    // 4. Positions advanced by the corrected velocity (xnew, from step 2).
     // 5. Object collisions on x^{n+1}; the time-n velocity restarts from v^n.
     tc = nowMs();
     memcpy(c->vn, c->v0, bytes);
-    st.objectContacts = collidePlanes(m, c, t1, c->xnew, c->vn);
-    if ((r = fillConstraints(c, &c->velocitySet)) != IC_OK) return r;
+    st.objectContacts = icObstacles_Collide(&obstacles, n, c->mask, c->predictNormal, c->push,
+                                            c->xnew, c->vn, t1, dt, c->contactNormal);
+    if ((r = fillConstraints(c, c->contactNormal, &c->velocitySet)) != IC_OK) return r;
     st.contactMs += nowMs() - tc;
 
     // 6. Velocity projection (eq. 2) at the midpoint configuration.
@@ -486,10 +608,7 @@ icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr,
     st.elasticMs += nowMs() - te;
 
     if (!finite(c->xnew, 3 * n) || !finite(c->vstar, 3 * n)) {
-        if (stats) {
-            memset(stats, 0, sizeof *stats);
-            stats->nan = true;
-        }
+        *stOut = st;
         return IC_ERR_NUMERICAL;
     }
     memcpy(s->xPrev, s->x, bytes);
@@ -506,18 +625,6 @@ icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr,
             if (e > st.maxRingError) st.maxRingError = e;
         }
     st.totalMs = nowMs() - t0;
-    c->stats = st;
-    if (stats) {
-        memset(stats, 0, sizeof *stats);
-        stats->substeps = 1;
-        stats->sweeps = st.positionIterations + st.velocityIterations;
-        stats->milliseconds = st.totalMs;
-        stats->contacts = st.objectContacts;
-        stats->converged = true;
-        int inverted = 0;
-        for (int t = 0; t < c->T; ++t)
-            if (icMat3_Det(icFem_TetF(&c->fem, s->x, t)) <= 0) ++inverted;
-        stats->invertedTets = inverted;
-    }
+    *stOut = st;
     return IC_OK;
 }

@@ -3,6 +3,7 @@
 // positions with the volume-recovery clamp (eq. 1) and divergence-free velocities (eq. 2)
 // (seed 003, sec. 3; spec 1.6, 2, 4.2).
 #include "core/core.h"
+#include "core/pool.h"
 #include "isochor/incompressible.h"
 
 #include <math.h>
@@ -26,6 +27,7 @@ struct icPressureSystem {
     int *mark;            ///< (n)
     const icConstraintSet *constraints; ///< of the solve in progress
     int sweeps;
+    icPool *pool;         ///< workers of the operators (NULL: serial)
 };
 
 icPressureDef icDefaultPressureDef(void) {
@@ -98,6 +100,8 @@ icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int t
     for (size_t v = 0; v < n; ++v) s->mark[v] = -1;
     return s;
 }
+
+void icPressureSystem_SetPool(icPressureSystem *s, icPool *pool) { s->pool = pool; }
 
 // spec 1.7 step 3: A_kk = sum_j |J[k][j]|^2_{M^-1}, the blocks summed over tets first.
 static icReal diagonalEntry(icPressureSystem *s, int k) {
