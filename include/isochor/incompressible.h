@@ -202,7 +202,7 @@ typedef struct icIncompressibleDef {
     icReal cgTolerance;         ///< relative tolerance of the force solves, > 0; 1e-4
     int maxCGIterations;        ///< cap of the force solves, >= 1; default 500
     int positionNewtonIterations; ///< eq. 1 re-linearised at the corrected end positions
-                                ///< (spec 2.1, optional iteration), >= 1; default 3
+                                ///< (spec 2.1, optional iteration), >= 1; default 5
     icReal positionTolerance;   ///< those iterations stop once every ring is within this
                                 ///< relative error of its (clamped) target, > 0; 1e-3
     icReal maxStepMotion;       ///< adaptive substeps: no vertex moves more than this fraction
