@@ -16,189 +16,177 @@
 #include <time.h>
 
 struct icIncompressibleCache {
-  icIncompressibleDef def;
-  icMovingPlaneDef *planes; ///< normals unit
-  int planeCount, planeCapacity;
-  icIncompressibleStats stats;
-  // Built for one model revision:
-  int revision, n, T;
-  bool built;
-  int *tets;           ///< (T x 4) positively oriented at rest
-  icFemModel fem;      ///< deviatoric (or weak volumetric) materials
-  icReal *hessians;    ///< (T x 81)
-  icReal *invMass;     ///< (n x 3)
-  unsigned char *mask; ///< (n x 3) free DOFs
-  icReal *target;      ///< (n) rest ring volumes
-  icReal *ring;        ///< (n)
-  icReal *pressure;    ///< (n) Pa, last velocity projection
-  icPressureSystem *pressureSystem;
-  icConstraintSet positionSet, velocitySet;
-  icVec3 *contactNormal; ///< (n) normal of the last step's contact, 0 if none
-  icVec3 *predictNormal; ///< (n) contacts constraining eq. 1 (lazily allocated)
-  icReal *push;          ///< (n) their normal velocity change
-  icReal *goal;          ///< (n) ring volumes eq. 1 aims for (lazily allocated)
-  icReal *newton;        ///< (n x 3) one Newton correction of eq. 1
-  icReal *f, *v0, *vstar, *vn, *xnew, *xmid, *b, *dv, *diagBlocks, *precond,
-      *cgWork;
-  icProximityPairs pairs;
-  unsigned char *pairActive; ///< (pairs.count) pushed by the last repulsion
-  int pairActiveCapacity;
-  icReal restVolume;
-  icReal meanEdge; ///< mean rest edge length, m (0 until computed)
+    icIncompressibleDef def;
+    icMovingPlaneDef *planes; ///< normals unit
+    int planeCount, planeCapacity;
+    icIncompressibleStats stats;
+    // Built for one model revision:
+    int revision, n, T;
+    bool built;
+    int *tets;           ///< (T x 4) positively oriented at rest
+    icFemModel fem;      ///< deviatoric (or weak volumetric) materials
+    icReal *hessians;    ///< (T x 81)
+    icReal *invMass;     ///< (n x 3)
+    unsigned char *mask; ///< (n x 3) free DOFs
+    icReal *target;      ///< (n) rest ring volumes
+    icReal *ring;        ///< (n)
+    icReal *pressure;    ///< (n) Pa, last velocity projection
+    icPressureSystem *pressureSystem;
+    icConstraintSet positionSet, velocitySet;
+    icVec3 *contactNormal; ///< (n) normal of the last step's contact, 0 if none
+    icVec3 *predictNormal; ///< (n) contacts constraining eq. 1 (lazily allocated)
+    icReal *push;          ///< (n) their normal velocity change
+    icReal *goal;          ///< (n) ring volumes eq. 1 aims for (lazily allocated)
+    icReal *newton;        ///< (n x 3) one Newton correction of eq. 1
+    icReal *f, *v0, *vstar, *vn, *xnew, *xmid, *b, *dv, *diagBlocks, *precond, *cgWork;
+    icProximityPairs pairs;
+    unsigned char *pairActive; ///< (pairs.count) pushed by the last repulsion
+    int pairActiveCapacity;
+    icReal restVolume;
+    icReal meanEdge; ///< mean rest edge length, m (0 until computed)
 };
 
 static double nowMs(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
 icIncompressibleDef icDefaultIncompressibleDef(void) {
-  icIncompressibleDef d;
-  d.pressure = icDefaultPressureDef();
-  d.projections = true;
-  d.recoveryTime = 0;
-  d.volumetricScale = 0;
-  d.massDamping = 0;
-  d.implicitVelocitySolve = true;
-  d.contactInForceSolve = false;
-  d.selfContact = false;
-  d.proximity = 0.005;
-  d.cgTolerance = 1e-4;
-  d.maxCGIterations = 500;
-  d.positionNewtonIterations = 5;
-  d.positionTolerance = 1e-3;
-  d.maxStepMotion = 0.25;
-  d.maxSubsteps = 64;
-  return d;
+    icIncompressibleDef d;
+    d.pressure = icDefaultPressureDef();
+    d.projections = true;
+    d.recoveryTime = 0;
+    d.volumetricScale = 0;
+    d.massDamping = 0;
+    d.implicitVelocitySolve = true;
+    d.contactInForceSolve = false;
+    d.selfContact = false;
+    d.proximity = 0.005;
+    d.cgTolerance = 1e-4;
+    d.maxCGIterations = 500;
+    d.positionNewtonIterations = 5;
+    d.positionTolerance = 1e-3;
+    d.maxStepMotion = 0.25;
+    d.maxSubsteps = 64;
+    return d;
 }
 
 icMovingPlaneDef icDefaultMovingPlaneDef(void) {
-  icMovingPlaneDef d = {{0, 1, 0}, 0, 0, 0, INFINITY, 0};
-  return d;
+    icMovingPlaneDef d = {{0, 1, 0}, 0, 0, 0, INFINITY, 0};
+    return d;
 }
 
 static void freeBuilt(icIncompressibleCache *c) {
-  icFree(c->tets);
-  icFemModel_Destroy(&c->fem);
-  icFree(c->hessians);
-  icFree(c->invMass);
-  icFree(c->mask);
-  icFree(c->target);
-  icFree(c->ring);
-  icFree(c->pressure);
-  icDestroyPressureSystem(c->pressureSystem);
-  icConstraintSet_Destroy(&c->positionSet);
-  icConstraintSet_Destroy(&c->velocitySet);
-  icFree(c->contactNormal);
-  icFree(c->predictNormal);
-  icFree(c->push);
-  icFree(c->goal);
-  icFree(c->newton);
-  c->predictNormal = NULL;
-  c->push = c->goal = c->newton = NULL;
-  icReal **arrays[] = {&c->f,          &c->v0,      &c->vstar, &c->vn,
-                       &c->xnew,       &c->xmid,    &c->b,     &c->dv,
-                       &c->diagBlocks, &c->precond, &c->cgWork};
-  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) {
-    icFree(*arrays[i]);
-    *arrays[i] = NULL;
-  }
-  icProximityPairs_Destroy(&c->pairs);
-  icFree(c->pairActive);
-  c->pairActive = NULL;
-  c->pairActiveCapacity = 0;
-  c->tets = NULL;
-  c->hessians = c->invMass = c->target = c->ring = c->pressure = NULL;
-  c->mask = NULL;
-  c->pressureSystem = NULL;
-  c->contactNormal = NULL;
-  c->built = false;
+    icFree(c->tets);
+    icFemModel_Destroy(&c->fem);
+    icFree(c->hessians);
+    icFree(c->invMass);
+    icFree(c->mask);
+    icFree(c->target);
+    icFree(c->ring);
+    icFree(c->pressure);
+    icDestroyPressureSystem(c->pressureSystem);
+    icConstraintSet_Destroy(&c->positionSet);
+    icConstraintSet_Destroy(&c->velocitySet);
+    icFree(c->contactNormal);
+    icFree(c->predictNormal);
+    icFree(c->push);
+    icFree(c->goal);
+    icFree(c->newton);
+    c->predictNormal = NULL;
+    c->push = c->goal = c->newton = NULL;
+    icReal **arrays[] = {&c->f, &c->v0, &c->vstar,      &c->vn,      &c->xnew,  &c->xmid,
+                         &c->b, &c->dv, &c->diagBlocks, &c->precond, &c->cgWork};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) {
+        icFree(*arrays[i]);
+        *arrays[i] = NULL;
+    }
+    icProximityPairs_Destroy(&c->pairs);
+    icFree(c->pairActive);
+    c->pairActive = NULL;
+    c->pairActiveCapacity = 0;
+    c->tets = NULL;
+    c->hessians = c->invMass = c->target = c->ring = c->pressure = NULL;
+    c->mask = NULL;
+    c->pressureSystem = NULL;
+    c->contactNormal = NULL;
+    c->built = false;
 }
 
 void icIncompressibleCache_Destroy(icIncompressibleCache *cache) {
-  if (!cache)
-    return;
-  freeBuilt(cache);
-  icFree(cache->planes);
-  icFree(cache);
+    if (!cache) return;
+    freeBuilt(cache);
+    icFree(cache->planes);
+    icFree(cache);
 }
 
 static icIncompressibleCache *getCache(icWorld *world) {
-  if (!world->incompressible) {
-    world->incompressible = IC_ALLOC_ZERO(icIncompressibleCache, 1);
-    if (world->incompressible)
-      world->incompressible->def = icDefaultIncompressibleDef();
-  }
-  return world->incompressible;
+    if (!world->incompressible) {
+        world->incompressible = IC_ALLOC_ZERO(icIncompressibleCache, 1);
+        if (world->incompressible) world->incompressible->def = icDefaultIncompressibleDef();
+    }
+    return world->incompressible;
 }
 
 static bool defIsValid(const icIncompressibleDef *d) {
-  const icPressureDef *p = &d->pressure;
-  return (p->solver == IC_PRESSURE_MINRES || p->solver == IC_PRESSURE_CG) &&
-         p->tolerance > 0 && isfinite(p->tolerance) &&
-         p->absoluteTolerance >= 0 && p->maxIterations >= 1 && p->sweeps >= 1 &&
-         d->recoveryTime >= 0 && isfinite(d->recoveryTime) &&
-         d->volumetricScale >= 0 && d->volumetricScale <= 1 &&
-         d->massDamping >= 0 && isfinite(d->massDamping) && d->proximity > 0 &&
-         isfinite(d->proximity) && d->cgTolerance > 0 &&
-         d->maxCGIterations >= 1 && d->positionNewtonIterations >= 1 &&
-         d->positionTolerance > 0 && isfinite(d->positionTolerance) &&
-         d->maxStepMotion >= 0 && isfinite(d->maxStepMotion) &&
-         d->maxSubsteps >= 1;
+    const icPressureDef *p = &d->pressure;
+    return (p->solver == IC_PRESSURE_MINRES || p->solver == IC_PRESSURE_CG) && p->tolerance > 0 &&
+           isfinite(p->tolerance) && p->absoluteTolerance >= 0 && p->maxIterations >= 1 &&
+           p->sweeps >= 1 && d->recoveryTime >= 0 && isfinite(d->recoveryTime) &&
+           d->volumetricScale >= 0 && d->volumetricScale <= 1 && d->massDamping >= 0 &&
+           isfinite(d->massDamping) && d->proximity > 0 && isfinite(d->proximity) &&
+           d->cgTolerance > 0 && d->maxCGIterations >= 1 && d->positionNewtonIterations >= 1 &&
+           d->positionTolerance > 0 && isfinite(d->positionTolerance) && d->maxStepMotion >= 0 &&
+           isfinite(d->maxStepMotion) && d->maxSubsteps >= 1;
 }
 
-icResult icWorld_SetIncompressibleDef(icWorld *world,
-                                      const icIncompressibleDef *def) {
-  IC_ASSERT(world);
-  icIncompressibleDef d = def ? *def : icDefaultIncompressibleDef();
-  if (!defIsValid(&d))
-    return IC_ERR_BAD_VALUE;
-  icIncompressibleCache *c = getCache(world);
-  if (!c)
-    return IC_ERR_OUT_OF_MEMORY;
-  c->def = d;
-  return IC_OK;
+icResult icWorld_SetIncompressibleDef(icWorld *world, const icIncompressibleDef *def) {
+    IC_ASSERT(world);
+    icIncompressibleDef d = def ? *def : icDefaultIncompressibleDef();
+    if (!defIsValid(&d)) return IC_ERR_BAD_VALUE;
+    icIncompressibleCache *c = getCache(world);
+    if (!c) return IC_ERR_OUT_OF_MEMORY;
+    c->def = d;
+    return IC_OK;
 }
 
 icIncompressibleDef icWorld_GetIncompressibleDef(const icWorld *world) {
-  return world->incompressible ? world->incompressible->def
-                               : icDefaultIncompressibleDef();
+    return world->incompressible ? world->incompressible->def : icDefaultIncompressibleDef();
 }
 
 icResult icWorld_AddMovingPlane(icWorld *world, const icMovingPlaneDef *def) {
-  IC_ASSERT(world && def);
-  icReal len = icVec3_Length(def->normal);
-  if (!(len > 0) || !isfinite(len) || !isfinite(def->offset) ||
-      !isfinite(def->speed) || !(def->end >= def->start) ||
-      !isfinite(def->start) || !(def->friction >= 0) ||
-      !isfinite(def->friction))
-    return IC_ERR_BAD_VALUE;
-  icIncompressibleCache *c = getCache(world);
-  if (!c || !icGrowArray((void **)&c->planes, &c->planeCapacity,
-                         c->planeCount + 1, sizeof(icMovingPlaneDef)))
-    return IC_ERR_OUT_OF_MEMORY;
-  icMovingPlaneDef *p = &c->planes[c->planeCount++];
-  *p = *def;
-  p->normal = icVec3_Scale(1.0 / len, def->normal);
-  return IC_OK;
+    IC_ASSERT(world && def);
+    icReal len = icVec3_Length(def->normal);
+    if (!(len > 0) || !isfinite(len) || !isfinite(def->offset) || !isfinite(def->speed) ||
+        !(def->end >= def->start) || !isfinite(def->start) || !(def->friction >= 0) ||
+        !isfinite(def->friction))
+        return IC_ERR_BAD_VALUE;
+    icIncompressibleCache *c = getCache(world);
+    if (!c || !icGrowArray((void **)&c->planes, &c->planeCapacity, c->planeCount + 1,
+                           sizeof(icMovingPlaneDef)))
+        return IC_ERR_OUT_OF_MEMORY;
+    icMovingPlaneDef *p = &c->planes[c->planeCount++];
+    *p = *def;
+    p->normal = icVec3_Scale(1.0 / len, def->normal);
+    return IC_OK;
 }
 
 icIncompressibleStats icWorld_GetIncompressibleStats(const icWorld *world) {
-  icIncompressibleStats s;
-  memset(&s, 0, sizeof s);
-  return world->incompressible ? world->incompressible->stats : s;
+    icIncompressibleStats s;
+    memset(&s, 0, sizeof s);
+    return world->incompressible ? world->incompressible->stats : s;
 }
 
 bool icWorld_GetVertexPressure(const icWorld *world, icReal *pressure) {
-  const icIncompressibleCache *c = world->incompressible;
-  int n = world->model.vertexCount;
-  if (!c || !c->built || c->n != n) {
-    memset(pressure, 0, sizeof(icReal) * (size_t)n);
-    return false;
-  }
-  memcpy(pressure, c->pressure, sizeof(icReal) * (size_t)n);
-  return true;
+    const icIncompressibleCache *c = world->incompressible;
+    int n = world->model.vertexCount;
+    if (!c || !c->built || c->n != n) {
+        memset(pressure, 0, sizeof(icReal) * (size_t)n);
+        return false;
+    }
+    memcpy(pressure, c->pressure, sizeof(icReal) * (size_t)n);
+    return true;
 }
 
 // The elastic part: the body's model with lambda scaled by volumetricScale
@@ -206,217 +194,191 @@ bool icWorld_GetVertexPressure(const icWorld *world, icReal *pressure) {
 // lambda > 0 for their rest shift, so they become corotated (whose lambda term
 // is the only volumetric one).
 static icMaterial deviatoricMaterial(const icBodyRecord *body, icReal scale) {
-  icMaterialModel model = body->def.model;
-  if (model == IC_MATERIAL_MM || model == IC_MATERIAL_SNH ||
-      model == IC_MATERIAL_SNH2018)
-    model = IC_MATERIAL_COROTATED;
-  icReal lambda = isfinite(body->lambda) ? scale * body->lambda : 0.0;
-  icMaterial mat = icMaterial_FromLame(model, body->mu, lambda);
-  mat.density = body->def.density;
-  return mat;
+    icMaterialModel model = body->def.model;
+    if (model == IC_MATERIAL_MM || model == IC_MATERIAL_SNH || model == IC_MATERIAL_SNH2018)
+        model = IC_MATERIAL_COROTATED;
+    icReal lambda = isfinite(body->lambda) ? scale * body->lambda : 0.0;
+    icMaterial mat = icMaterial_FromLame(model, body->mu, lambda);
+    mat.density = body->def.density;
+    return mat;
 }
 
 static icResult build(icWorld *world, icIncompressibleCache *c) {
-  icModel *m = &world->model;
-  if (m->vertexCount == 0 || m->tetCount == 0)
-    return IC_ERR_EMPTY;
-  freeBuilt(c);
-  int n = m->vertexCount, T = m->tetCount;
-  c->n = n;
-  c->T = T;
-  c->tets = IC_ALLOC(int, 4 * (size_t)T);
-  icMaterial *materials = IC_ALLOC(icMaterial, m->bodyCount);
-  if (!c->tets || !materials) {
+    icModel *m = &world->model;
+    if (m->vertexCount == 0 || m->tetCount == 0) return IC_ERR_EMPTY;
+    freeBuilt(c);
+    int n = m->vertexCount, T = m->tetCount;
+    c->n = n;
+    c->T = T;
+    c->tets = IC_ALLOC(int, 4 * (size_t)T);
+    icMaterial *materials = IC_ALLOC(icMaterial, m->bodyCount);
+    if (!c->tets || !materials) {
+        icFree(materials);
+        return IC_ERR_OUT_OF_MEMORY;
+    }
+    // spec 0: orient every tet positively at rest.
+    memcpy(c->tets, m->tets, sizeof(int) * 4 * (size_t)T);
+    for (int t = 0; t < T; ++t) {
+        int *tv = c->tets + 4 * t;
+        icVec3 g[4];
+        icReal V = icTet_VolumeGradients(
+            icVec3_Load(m->restPositions, tv[0]), icVec3_Load(m->restPositions, tv[1]),
+            icVec3_Load(m->restPositions, tv[2]), icVec3_Load(m->restPositions, tv[3]), g);
+        if (V < 0) {
+            int tmp = tv[2];
+            tv[2] = tv[3];
+            tv[3] = tmp;
+        }
+    }
+    for (int b = 0; b < m->bodyCount; ++b)
+        materials[b] = deviatoricMaterial(&m->bodies[b], c->def.volumetricScale);
+    icResult r = icFemModel_CreateEx(&c->fem, n, m->restPositions, T, c->tets, m->bodyCount,
+                                     materials, m->tetBody, true, NULL);
     icFree(materials);
-    return IC_ERR_OUT_OF_MEMORY;
-  }
-  // spec 0: orient every tet positively at rest.
-  memcpy(c->tets, m->tets, sizeof(int) * 4 * (size_t)T);
-  for (int t = 0; t < T; ++t) {
-    int *tv = c->tets + 4 * t;
-    icVec3 g[4];
-    icReal V = icTet_VolumeGradients(icVec3_Load(m->restPositions, tv[0]),
-                                     icVec3_Load(m->restPositions, tv[1]),
-                                     icVec3_Load(m->restPositions, tv[2]),
-                                     icVec3_Load(m->restPositions, tv[3]), g);
-    if (V < 0) {
-      int tmp = tv[2];
-      tv[2] = tv[3];
-      tv[3] = tmp;
-    }
-  }
-  for (int b = 0; b < m->bodyCount; ++b)
-    materials[b] = deviatoricMaterial(&m->bodies[b], c->def.volumetricScale);
-  icResult r =
-      icFemModel_CreateEx(&c->fem, n, m->restPositions, T, c->tets,
-                          m->bodyCount, materials, m->tetBody, true, NULL);
-  icFree(materials);
-  if (r != IC_OK)
-    return r;
-  // The FEM and pressure kernels run on the world's workers (same bits for any
-  // count).
-  if (!m->pool)
-    m->pool = icCreatePool(m->def.workerCount, m->def.enqueueTask,
-                           m->def.finishTask, m->def.userTaskContext);
-  if (!m->pool || (r = icFemModel_SetPool(&c->fem, m->pool)) != IC_OK)
-    return r != IC_OK ? r : IC_ERR_OUT_OF_MEMORY;
-  size_t N = (size_t)n;
-  c->hessians = NULL; // the tangent is assembled inside c->fem (icFem_Evaluate)
-  c->invMass = IC_ALLOC(icReal, 3 * N);
-  c->mask = IC_ALLOC(unsigned char, 3 * N);
-  c->target = IC_ALLOC(icReal, N);
-  c->ring = IC_ALLOC(icReal, N);
-  c->pressure = IC_ALLOC_ZERO(icReal, N);
-  c->contactNormal = IC_ALLOC_ZERO(icVec3, N);
-  icReal **arrays[] = {&c->f,    &c->v0,   &c->vstar, &c->vn,
-                       &c->xnew, &c->xmid, &c->b,     &c->dv};
-  bool ok = c->invMass && c->mask && c->target && c->ring && c->pressure &&
-            c->contactNormal;
-  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i)
-    ok = ok && (*arrays[i] = IC_ALLOC_ZERO(icReal, 3 * N)) != NULL;
-  c->diagBlocks = IC_ALLOC(icReal, 9 * N);
-  c->precond = IC_ALLOC(icReal, 9 * N);
-  c->cgWork = IC_ALLOC(icReal, 12 * N);
-  if (!ok || !c->diagBlocks || !c->precond || !c->cgWork)
-    return IC_ERR_OUT_OF_MEMORY;
-  // Pinned axes and isolated vertices are kinematic (1/m = 0; spec 4.2).
-  for (int v = 0; v < n; ++v)
-    for (int i = 0; i < 3; ++i) {
-      icReal w = m->mass[v] > 0 ? m->invMass[3 * v + i] : 0.0;
-      c->invMass[3 * v + i] = w;
-      c->mask[3 * v + i] = w > 0;
-    }
-  c->pressureSystem = icCreatePressureSystem(n, c->tets, T, c->invMass);
-  if (!c->pressureSystem)
-    return IC_ERR_OUT_OF_MEMORY;
-  icPressureSystem_SetPool(c->pressureSystem, m->pool);
-  c->restVolume = icOneRing_Volumes(m->restPositions, n, c->tets, T, c->target);
-  c->revision = m->revision;
-  c->built = true;
-  return IC_OK;
+    if (r != IC_OK) return r;
+    // The FEM and pressure kernels run on the world's workers (same bits for any
+    // count).
+    if (!m->pool)
+        m->pool = icCreatePool(m->def.workerCount, m->def.enqueueTask, m->def.finishTask,
+                               m->def.userTaskContext);
+    if (!m->pool || (r = icFemModel_SetPool(&c->fem, m->pool)) != IC_OK)
+        return r != IC_OK ? r : IC_ERR_OUT_OF_MEMORY;
+    size_t N = (size_t)n;
+    c->hessians = NULL; // the tangent is assembled inside c->fem (icFem_Evaluate)
+    c->invMass = IC_ALLOC(icReal, 3 * N);
+    c->mask = IC_ALLOC(unsigned char, 3 * N);
+    c->target = IC_ALLOC(icReal, N);
+    c->ring = IC_ALLOC(icReal, N);
+    c->pressure = IC_ALLOC_ZERO(icReal, N);
+    c->contactNormal = IC_ALLOC_ZERO(icVec3, N);
+    icReal **arrays[] = {&c->f, &c->v0, &c->vstar, &c->vn, &c->xnew, &c->xmid, &c->b, &c->dv};
+    bool ok = c->invMass && c->mask && c->target && c->ring && c->pressure && c->contactNormal;
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i)
+        ok = ok && (*arrays[i] = IC_ALLOC_ZERO(icReal, 3 * N)) != NULL;
+    c->diagBlocks = IC_ALLOC(icReal, 9 * N);
+    c->precond = IC_ALLOC(icReal, 9 * N);
+    c->cgWork = IC_ALLOC(icReal, 12 * N);
+    if (!ok || !c->diagBlocks || !c->precond || !c->cgWork) return IC_ERR_OUT_OF_MEMORY;
+    // Pinned axes and isolated vertices are kinematic (1/m = 0; spec 4.2).
+    for (int v = 0; v < n; ++v)
+        for (int i = 0; i < 3; ++i) {
+            icReal w = m->mass[v] > 0 ? m->invMass[3 * v + i] : 0.0;
+            c->invMass[3 * v + i] = w;
+            c->mask[3 * v + i] = w > 0;
+        }
+    c->pressureSystem = icCreatePressureSystem(n, c->tets, T, c->invMass);
+    if (!c->pressureSystem) return IC_ERR_OUT_OF_MEMORY;
+    icPressureSystem_SetPool(c->pressureSystem, m->pool);
+    c->restVolume = icOneRing_Volumes(m->restPositions, n, c->tets, T, c->target);
+    c->revision = m->revision;
+    c->built = true;
+    return IC_OK;
 }
 
 // Where a vertex must be at time t: its pin, or where it is.
-static icVec3 kinematicPosition(const icModel *m, const icReal *x, int v,
-                                icReal t) {
-  return m->vertexPin[v] >= 0 ? icModel_PinPosition(m, v, t)
-                              : icVec3_Load(x, v);
+static icVec3 kinematicPosition(const icModel *m, const icReal *x, int v, icReal t) {
+    return m->vertexPin[v] >= 0 ? icModel_PinPosition(m, v, t) : icVec3_Load(x, v);
 }
 
 typedef struct forceOp {
-  const icFemModel *fem;
-  const icReal *hessians;
-  const icReal *mass;
-  icReal massScale, stiffnessScale;
-  icReal *tmp;
+    const icFemModel *fem;
+    const icReal *hessians;
+    const icReal *mass;
+    icReal massScale, stiffnessScale;
+    icReal *tmp;
 } forceOp;
 
 // (massScale M + stiffnessScale K) x.
 static void forceOperator(void *context, const icReal *x, icReal *y) {
-  const forceOp *op = context;
-  icFem_TangentProduct(op->fem, op->stiffnessScale, op->massScale, x, y);
+    const forceOp *op = context;
+    icFem_TangentProduct(op->fem, op->stiffnessScale, op->massScale, x, y);
 }
 
 // Linearised backward Euler over h from (x, v0): (M(1 + h a) + h^2 K) dv = h
 // f(x) + h M g - h^2 K v0 - h a M v0 on the free DOFs; out = v0 + dv (spec 3.1
 // step 1). Returns CG its.
-static int implicitHalfStep(icIncompressibleCache *c, const icReal *x,
-                            const icReal *v0, icReal h, icVec3 gravity,
-                            bool stiffness, icReal *out) {
-  int n = c->n;
-  const icReal *mass = c->fem.mass;
-  icReal a = c->def.massDamping;
-  memset(c->f, 0, sizeof(icReal) * 3 * (size_t)n);
-  // Forces and (with stiffness) the projected tangent K from one pass over the
-  // tets.
-  icFem_Evaluate(&c->fem, x, c->f, stiffness, true);
-  if (!stiffness) {
-    // delta = 0 (explicit elastic force, implicit mass damping).
-    for (int v = 0; v < n; ++v)
-      for (int i = 0; i < 3; ++i) {
-        int k = 3 * v + i;
-        out[k] =
-            c->mask[k]
-                ? (v0[k] + h * (c->f[k] / mass[v] + icVec3_Get(gravity, i))) /
-                      (1 + h * a)
-                : v0[k];
-      }
-    return 0;
-  }
-  forceOp op = {&c->fem, NULL, mass, 1 + h * a, h * h, NULL};
-  icFem_TangentProduct(&c->fem, 1, 0, v0, c->b);
-  for (int v = 0; v < n; ++v)
-    for (int i = 0; i < 3; ++i) {
-      int k = 3 * v + i;
-      c->b[k] = h * c->f[k] + h * mass[v] * icVec3_Get(gravity, i) -
-                h * h * c->b[k] - h * a * mass[v] * v0[k];
+static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icReal *v0, icReal h,
+                            icVec3 gravity, bool stiffness, icReal *out) {
+    int n = c->n;
+    const icReal *mass = c->fem.mass;
+    icReal a = c->def.massDamping;
+    memset(c->f, 0, sizeof(icReal) * 3 * (size_t)n);
+    // Forces and (with stiffness) the projected tangent K from one pass over the
+    // tets.
+    icFem_Evaluate(&c->fem, x, c->f, stiffness, true);
+    if (!stiffness) {
+        // delta = 0 (explicit elastic force, implicit mass damping).
+        for (int v = 0; v < n; ++v)
+            for (int i = 0; i < 3; ++i) {
+                int k = 3 * v + i;
+                out[k] = c->mask[k] ? (v0[k] + h * (c->f[k] / mass[v] + icVec3_Get(gravity, i))) /
+                                          (1 + h * a)
+                                    : v0[k];
+            }
+        return 0;
     }
-  icFem_TangentDiagonal(&c->fem, c->diagBlocks);
-  for (int v = 0; v < n; ++v) {
-    icReal *d = c->diagBlocks + 9 * v;
-    for (int e = 0; e < 9; ++e)
-      d[e] *= h * h;
-    for (int i = 0; i < 3; ++i)
-      d[4 * i] += (1 + h * a) * mass[v];
-  }
-  icPreconditioner_Build(IC_PRECONDITIONER_BLOCK_JACOBI, n, c->diagBlocks,
-                         c->mask, c->precond);
-  icCGStats cs;
-  int it = icCG(3 * n, forceOperator, &op, IC_PRECONDITIONER_BLOCK_JACOBI,
-                c->precond, c->mask, c->b, c->dv, c->def.cgTolerance,
-                c->def.maxCGIterations, c->cgWork, &cs);
-  for (int k = 0; k < 3 * n; ++k)
-    out[k] = v0[k] + (c->mask[k] ? c->dv[k] : 0.0);
-  return it < 0 ? 0 : it;
+    forceOp op = {&c->fem, NULL, mass, 1 + h * a, h * h, NULL};
+    icFem_TangentProduct(&c->fem, 1, 0, v0, c->b);
+    for (int v = 0; v < n; ++v)
+        for (int i = 0; i < 3; ++i) {
+            int k = 3 * v + i;
+            c->b[k] = h * c->f[k] + h * mass[v] * icVec3_Get(gravity, i) - h * h * c->b[k] -
+                      h * a * mass[v] * v0[k];
+        }
+    icFem_TangentDiagonal(&c->fem, c->diagBlocks);
+    for (int v = 0; v < n; ++v) {
+        icReal *d = c->diagBlocks + 9 * v;
+        for (int e = 0; e < 9; ++e) d[e] *= h * h;
+        for (int i = 0; i < 3; ++i) d[4 * i] += (1 + h * a) * mass[v];
+    }
+    icPreconditioner_Build(IC_PRECONDITIONER_BLOCK_JACOBI, n, c->diagBlocks, c->mask, c->precond);
+    icCGStats cs;
+    int it = icCG(3 * n, forceOperator, &op, IC_PRECONDITIONER_BLOCK_JACOBI, c->precond, c->mask,
+                  c->b, c->dv, c->def.cgTolerance, c->def.maxCGIterations, c->cgWork, &cs);
+    for (int k = 0; k < 3 * n; ++k) out[k] = v0[k] + (c->mask[k] ? c->dv[k] : 0.0);
+    return it < 0 ? 0 : it;
 }
 
 // Object contacts first, then point-triangle, then edge-edge pairs (spec 5.4
 // ordering). Pairs enter only where `active` (pairs.count) says so (NULL:
 // none).
 static icResult fillConstraints(icIncompressibleCache *c, const icVec3 *normal,
-                                const unsigned char *active,
-                                icConstraintSet *set) {
-  icConstraintSet_Clear(set);
-  for (int v = 0; v < c->n; ++v) {
-    if (icVec3_LengthSquared(normal[v]) == 0)
-      continue;
-    icVelocityConstraint k;
-    memset(&k, 0, sizeof k);
-    k.count = 1;
-    k.vertices[0] = v;
-    k.c[0] = normal[v];
-    if (icConstraintSet_Add(set, &k) != IC_OK)
-      return IC_ERR_OUT_OF_MEMORY;
-  }
-  for (int kind = 0; kind < 2; ++kind)
-    for (int i = 0; i < c->pairs.count; ++i) {
-      const icProximityPair *p = &c->pairs.items[i];
-      if (!active || !active[i] || (int)p->kind != kind)
-        continue;
-      icVelocityConstraint k;
-      k.count = 4;
-      for (int j = 0; j < 4; ++j) {
-        k.vertices[j] = p->vertices[j];
-        k.c[j] = icVec3_Scale(p->weights[j], p->normal);
-      }
-      if (icConstraintSet_Add(set, &k) != IC_OK)
-        return IC_ERR_OUT_OF_MEMORY;
+                                const unsigned char *active, icConstraintSet *set) {
+    icConstraintSet_Clear(set);
+    for (int v = 0; v < c->n; ++v) {
+        if (icVec3_LengthSquared(normal[v]) == 0) continue;
+        icVelocityConstraint k;
+        memset(&k, 0, sizeof k);
+        k.count = 1;
+        k.vertices[0] = v;
+        k.c[0] = normal[v];
+        if (icConstraintSet_Add(set, &k) != IC_OK) return IC_ERR_OUT_OF_MEMORY;
     }
-  return IC_OK;
+    for (int kind = 0; kind < 2; ++kind)
+        for (int i = 0; i < c->pairs.count; ++i) {
+            const icProximityPair *p = &c->pairs.items[i];
+            if (!active || !active[i] || (int)p->kind != kind) continue;
+            icVelocityConstraint k;
+            k.count = 4;
+            for (int j = 0; j < 4; ++j) {
+                k.vertices[j] = p->vertices[j];
+                k.c[j] = icVec3_Scale(p->weights[j], p->normal);
+            }
+            if (icConstraintSet_Add(set, &k) != IC_OK) return IC_ERR_OUT_OF_MEMORY;
+        }
+    return IC_OK;
 }
 
 // Removes the normal component of dv = out - base at contact vertices (step 7
 // filter).
-static void filterContacts(const icIncompressibleCache *c, const icReal *base,
-                           icReal *out) {
-  for (int v = 0; v < c->n; ++v) {
-    icVec3 nrm = c->contactNormal[v];
-    if (icVec3_LengthSquared(nrm) == 0)
-      continue;
-    icVec3 dv = icVec3_Sub(icVec3_Load(out, v), icVec3_Load(base, v));
-    icReal d = icVec3_Dot(nrm, dv);
-    icVec3_Store(out, v, icVec3_Sub(icVec3_Load(out, v), icVec3_Scale(d, nrm)));
-  }
+static void filterContacts(const icIncompressibleCache *c, const icReal *base, icReal *out) {
+    for (int v = 0; v < c->n; ++v) {
+        icVec3 nrm = c->contactNormal[v];
+        if (icVec3_LengthSquared(nrm) == 0) continue;
+        icVec3 dv = icVec3_Sub(icVec3_Load(out, v), icVec3_Load(base, v));
+        icReal d = icVec3_Dot(nrm, dv);
+        icVec3_Store(out, v, icVec3_Sub(icVec3_Load(out, v), icVec3_Scale(d, nrm)));
+    }
 }
 
 // Eq. 1 at x^n moves the rings to V(x^n) + clamp(e) to first order; with large
@@ -425,336 +387,296 @@ static void filterContacts(const icIncompressibleCache *c, const icReal *base,
 // V(y)) / dt at the newest end positions y with the same constraints, until
 // every ring is within positionTolerance of its goal. Leaves the end positions
 // in c->xnew and the position velocity in c->vstar.
-static icResult correctPositions(icIncompressibleCache *c, const icReal *x,
-                                 icReal dt, icIncompressibleStats *st) {
-  const icIncompressibleDef *d = &c->def;
-  int n = c->n;
-  if (!c->goal) {
-    c->goal = IC_ALLOC(icReal, (size_t)n);
-    c->newton = IC_ALLOC(icReal, 3 * (size_t)n);
-    if (!c->goal || !c->newton)
-      return IC_ERR_OUT_OF_MEMORY;
-  }
-  icKrylovStats ks;
-  icPressureSystem_Setup(c->pressureSystem, x);
-  icOneRing_Volumes(x, n, c->tets, c->T, c->ring);
-  for (int k = 0; k < n; ++k) {
-    icReal e = c->target[k] - c->ring[k];
-    if (d->recoveryTime >
-        0) { // spec 2.2, the same clamp as the first solve applies
-      icReal limit = dt / d->recoveryTime * fabs(c->target[k]);
-      e = e > limit ? limit : (e < -limit ? -limit : e);
+static icResult correctPositions(icIncompressibleCache *c, const icReal *x, icReal dt,
+                                 icIncompressibleStats *st) {
+    const icIncompressibleDef *d = &c->def;
+    int n = c->n;
+    if (!c->goal) {
+        c->goal = IC_ALLOC(icReal, (size_t)n);
+        c->newton = IC_ALLOC(icReal, 3 * (size_t)n);
+        if (!c->goal || !c->newton) return IC_ERR_OUT_OF_MEMORY;
     }
-    c->goal[k] = c->ring[k] + e;
-  }
-  st->positionIterations = icPressureSystem_CorrectPositions(
-      c->pressureSystem, &c->positionSet, &d->pressure, c->target, c->ring, dt,
-      d->recoveryTime, c->vstar, &ks);
-  st->positionNewtonIterations = 1;
-  for (int k = 0; k < 3 * n; ++k)
-    c->xnew[k] = x[k] + dt * c->vstar[k];
-  for (int it = 1;; ++it) {
-    // Pairs that crossed or came too close move back apart; the next Newton
-    // iteration then restores the volume this takes, with the pairs
-    // constrained.
-    if (c->pairs.count > 0 &&
-        icRepulsion_ProjectPositions(&c->pairs, c->invMass, d->proximity, 4,
-                                     c->xnew) > 0)
-      for (int k = 0; k < 3 * n; ++k)
-        c->vstar[k] = (c->xnew[k] - x[k]) / dt;
-    if (it >= d->positionNewtonIterations)
-      break;
-    icOneRing_Volumes(c->xnew, n, c->tets, c->T, c->ring);
-    icReal worst = 0;
-    for (int k = 0; k < n; ++k)
-      if (c->target[k] != 0) {
-        icReal e = fabs(c->ring[k] - c->goal[k]) / fabs(c->target[k]);
-        if (e > worst)
-          worst = e;
-      }
-    if (worst <= d->positionTolerance)
-      break;
-    icPressureSystem_Setup(c->pressureSystem, c->xnew);
-    memset(c->newton, 0, sizeof(icReal) * 3 * (size_t)n);
-    st->positionIterations += icPressureSystem_CorrectPositions(
-        c->pressureSystem, &c->positionSet, &d->pressure, c->goal, c->ring, dt,
-        0, c->newton, &ks);
-    st->positionNewtonIterations++;
-    for (int k = 0; k < 3 * n; ++k) {
-      c->vstar[k] += c->newton[k];
-      c->xnew[k] += dt * c->newton[k];
+    icKrylovStats ks;
+    icPressureSystem_Setup(c->pressureSystem, x);
+    icOneRing_Volumes(x, n, c->tets, c->T, c->ring);
+    for (int k = 0; k < n; ++k) {
+        icReal e = c->target[k] - c->ring[k];
+        if (d->recoveryTime > 0) { // spec 2.2, the same clamp as the first solve applies
+            icReal limit = dt / d->recoveryTime * fabs(c->target[k]);
+            e = e > limit ? limit : (e < -limit ? -limit : e);
+        }
+        c->goal[k] = c->ring[k] + e;
     }
-  }
-  return IC_OK;
+    st->positionIterations =
+        icPressureSystem_CorrectPositions(c->pressureSystem, &c->positionSet, &d->pressure,
+                                          c->target, c->ring, dt, d->recoveryTime, c->vstar, &ks);
+    st->positionNewtonIterations = 1;
+    for (int k = 0; k < 3 * n; ++k) c->xnew[k] = x[k] + dt * c->vstar[k];
+    for (int it = 1;; ++it) {
+        // Pairs that crossed or came too close move back apart; the next Newton
+        // iteration then restores the volume this takes, with the pairs
+        // constrained.
+        if (c->pairs.count > 0 &&
+            icRepulsion_ProjectPositions(&c->pairs, c->invMass, d->proximity, 4, c->xnew) > 0)
+            for (int k = 0; k < 3 * n; ++k) c->vstar[k] = (c->xnew[k] - x[k]) / dt;
+        if (it >= d->positionNewtonIterations) break;
+        icOneRing_Volumes(c->xnew, n, c->tets, c->T, c->ring);
+        icReal worst = 0;
+        for (int k = 0; k < n; ++k)
+            if (c->target[k] != 0) {
+                icReal e = fabs(c->ring[k] - c->goal[k]) / fabs(c->target[k]);
+                if (e > worst) worst = e;
+            }
+        if (worst <= d->positionTolerance) break;
+        icPressureSystem_Setup(c->pressureSystem, c->xnew);
+        memset(c->newton, 0, sizeof(icReal) * 3 * (size_t)n);
+        st->positionIterations +=
+            icPressureSystem_CorrectPositions(c->pressureSystem, &c->positionSet, &d->pressure,
+                                              c->goal, c->ring, dt, 0, c->newton, &ks);
+        st->positionNewtonIterations++;
+        for (int k = 0; k < 3 * n; ++k) {
+            c->vstar[k] += c->newton[k];
+            c->xnew[k] += dt * c->newton[k];
+        }
+    }
+    return IC_OK;
 }
 
 static bool finite(const icReal *a, int count) {
-  for (int i = 0; i < count; ++i)
-    if (!isfinite(a[i]))
-      return false;
-  return true;
+    for (int i = 0; i < count; ++i)
+        if (!isfinite(a[i])) return false;
+    return true;
 }
 
 static icReal meanRestEdge(const icModel *m, const int *tets, int T) {
-  static const int edges[6][2] = {{0, 1}, {0, 2}, {0, 3},
-                                  {1, 2}, {1, 3}, {2, 3}};
-  icReal sum = 0;
-  for (int t = 0; t < T; ++t)
-    for (int e = 0; e < 6; ++e)
-      sum += icVec3_Length(
-          icVec3_Sub(icVec3_Load(m->restPositions, tets[4 * t + edges[e][0]]),
-                     icVec3_Load(m->restPositions, tets[4 * t + edges[e][1]])));
-  return T > 0 ? sum / (6.0 * T) : 0.0;
+    static const int edges[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+    icReal sum = 0;
+    for (int t = 0; t < T; ++t)
+        for (int e = 0; e < 6; ++e)
+            sum +=
+                icVec3_Length(icVec3_Sub(icVec3_Load(m->restPositions, tets[4 * t + edges[e][0]]),
+                                         icVec3_Load(m->restPositions, tets[4 * t + edges[e][1]])));
+    return T > 0 ? sum / (6.0 * T) : 0.0;
 }
 
 // How many substeps keep every vertex within maxStepMotion mean edges per
 // substep: the linearised position correction and the contact prediction both
 // assume small motions (an impact at a third of an element per step crushed
 // boundary tets).
-static int substepCount(const icWorld *world, icIncompressibleCache *c,
-                        icReal dt) {
-  const icIncompressibleDef *d = &c->def;
-  if (!(d->maxStepMotion > 0))
-    return 1;
-  if (!(c->meanEdge > 0))
-    c->meanEdge = meanRestEdge(&world->model, c->tets, c->T);
-  const icReal *v = world->state->v;
-  icReal vmax = 0;
-  for (int k = 0; k < c->n; ++k) {
-    icReal s = icVec3_Length(icVec3_Load(v, k));
-    if (s > vmax)
-      vmax = s;
-  }
-  vmax += icVec3_Length(world->model.def.gravity) * dt;
-  icReal limit = d->maxStepMotion * c->meanEdge;
-  if (!(limit > 0) || !isfinite(vmax))
-    return 1;
-  icReal count = ceil(vmax * dt / limit);
-  return count < 1 ? 1 : (count > d->maxSubsteps ? d->maxSubsteps : (int)count);
+static int substepCount(const icWorld *world, icIncompressibleCache *c, icReal dt) {
+    const icIncompressibleDef *d = &c->def;
+    if (!(d->maxStepMotion > 0)) return 1;
+    if (!(c->meanEdge > 0)) c->meanEdge = meanRestEdge(&world->model, c->tets, c->T);
+    const icReal *v = world->state->v;
+    icReal vmax = 0;
+    for (int k = 0; k < c->n; ++k) {
+        icReal s = icVec3_Length(icVec3_Load(v, k));
+        if (s > vmax) vmax = s;
+    }
+    vmax += icVec3_Length(world->model.def.gravity) * dt;
+    icReal limit = d->maxStepMotion * c->meanEdge;
+    if (!(limit > 0) || !isfinite(vmax)) return 1;
+    icReal count = ceil(vmax * dt / limit);
+    return count < 1 ? 1 : (count > d->maxSubsteps ? d->maxSubsteps : (int)count);
 }
 
 static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
                          icIncompressibleStats *stOut);
 
-icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr,
-                               icReal dt, icStepStats *stats) {
-  IC_ASSERT(world && cachePtr);
-  double t0 = nowMs();
-  if (stats)
-    memset(stats, 0, sizeof *stats);
-  if (!(dt > 0) || !isfinite(dt))
-    return IC_ERR_INVALID_ARGUMENT;
-  icIncompressibleCache *c = getCache(world);
-  if (!c)
-    return IC_ERR_OUT_OF_MEMORY;
-  *cachePtr = c;
-  icModel *m = &world->model;
-  icResult r = IC_OK;
-  if (!c->built || c->revision != m->revision || c->n != m->vertexCount) {
-    if ((r = build(world, c)) != IC_OK)
-      return r;
-    c->meanEdge = 0;
-  }
-  int count = substepCount(world, c, dt);
-  icIncompressibleStats total;
-  memset(&total, 0, sizeof total);
-  icReal t1 = world->state->time + dt;
-  for (int i = 0; i < count; ++i) {
-    icIncompressibleStats st;
-    memset(&st, 0, sizeof st);
-    // The last substep lands exactly on t1 whatever the rounding of the others.
-    icReal h = i + 1 == count ? t1 - world->state->time : dt / count;
-    r = stepOnce(world, c, h, &st);
-    total.positionIterations += st.positionIterations;
-    total.positionNewtonIterations += st.positionNewtonIterations;
-    total.velocityIterations += st.velocityIterations;
-    total.forceIterations += st.forceIterations;
-    total.objectContacts = st.objectContacts;
-    total.selfPairs = st.selfPairs;
-    total.elasticMs += st.elasticMs;
-    total.pressureMs += st.pressureMs;
-    total.contactMs += st.contactMs;
-    if (st.maxRingError > total.maxRingError)
-      total.maxRingError = st.maxRingError;
-    if (r != IC_OK) {
-      if (stats)
-        stats->nan = r == IC_ERR_NUMERICAL;
-      return r;
+icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr, icReal dt,
+                               icStepStats *stats) {
+    IC_ASSERT(world && cachePtr);
+    double t0 = nowMs();
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (!(dt > 0) || !isfinite(dt)) return IC_ERR_INVALID_ARGUMENT;
+    icIncompressibleCache *c = getCache(world);
+    if (!c) return IC_ERR_OUT_OF_MEMORY;
+    *cachePtr = c;
+    icModel *m = &world->model;
+    icResult r = IC_OK;
+    if (!c->built || c->revision != m->revision || c->n != m->vertexCount) {
+        if ((r = build(world, c)) != IC_OK) return r;
+        c->meanEdge = 0;
     }
-  }
-  total.substeps = count;
-  total.totalMs = nowMs() - t0;
-  c->stats = total;
-  if (stats) {
-    stats->substeps = count;
-    stats->sweeps = total.positionIterations + total.velocityIterations;
-    stats->milliseconds = total.totalMs;
-    stats->contacts = total.objectContacts;
-    stats->converged = true;
-    int inverted = 0;
-    for (int t = 0; t < c->T; ++t)
-      if (icMat3_Det(icFem_TetF(&c->fem, world->state->x, t)) <= 0)
-        ++inverted;
-    stats->invertedTets = inverted;
-  }
-  return IC_OK;
+    int count = substepCount(world, c, dt);
+    icIncompressibleStats total;
+    memset(&total, 0, sizeof total);
+    icReal t1 = world->state->time + dt;
+    for (int i = 0; i < count; ++i) {
+        icIncompressibleStats st;
+        memset(&st, 0, sizeof st);
+        // The last substep lands exactly on t1 whatever the rounding of the others.
+        icReal h = i + 1 == count ? t1 - world->state->time : dt / count;
+        r = stepOnce(world, c, h, &st);
+        total.positionIterations += st.positionIterations;
+        total.positionNewtonIterations += st.positionNewtonIterations;
+        total.velocityIterations += st.velocityIterations;
+        total.forceIterations += st.forceIterations;
+        total.objectContacts = st.objectContacts;
+        total.selfPairs = st.selfPairs;
+        total.elasticMs += st.elasticMs;
+        total.pressureMs += st.pressureMs;
+        total.contactMs += st.contactMs;
+        if (st.maxRingError > total.maxRingError) total.maxRingError = st.maxRingError;
+        if (r != IC_OK) {
+            if (stats) stats->nan = r == IC_ERR_NUMERICAL;
+            return r;
+        }
+    }
+    total.substeps = count;
+    total.totalMs = nowMs() - t0;
+    c->stats = total;
+    if (stats) {
+        stats->substeps = count;
+        stats->sweeps = total.positionIterations + total.velocityIterations;
+        stats->milliseconds = total.totalMs;
+        stats->contacts = total.objectContacts;
+        stats->converged = true;
+        int inverted = 0;
+        for (int t = 0; t < c->T; ++t)
+            if (icMat3_Det(icFem_TetF(&c->fem, world->state->x, t)) <= 0) ++inverted;
+        stats->invertedTets = inverted;
+    }
+    return IC_OK;
 }
 
 // One substep of seed 003's scheme (spec 3.1 steps 1-8).
 static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
                          icIncompressibleStats *stOut) {
-  double t0 = nowMs();
-  icModel *m = &world->model;
-  icState *s = world->state;
-  icResult r = IC_OK;
-  icIncompressibleStats st;
-  memset(&st, 0, sizeof st);
-  int n = c->n;
-  size_t bytes = sizeof(icReal) * 3 * (size_t)n;
-  icReal h = 0.5 * dt, t1 = s->time + dt;
-  icVec3 gravity = m->def.gravity;
-  const icIncompressibleDef *d = &c->def;
-  icKrylovStats ks;
+    double t0 = nowMs();
+    icModel *m = &world->model;
+    icState *s = world->state;
+    icResult r = IC_OK;
+    icIncompressibleStats st;
+    memset(&st, 0, sizeof st);
+    int n = c->n;
+    size_t bytes = sizeof(icReal) * 3 * (size_t)n;
+    icReal h = 0.5 * dt, t1 = s->time + dt;
+    icVec3 gravity = m->def.gravity;
+    const icIncompressibleDef *d = &c->def;
+    icKrylovStats ks;
 
-  // Kinematic vertices move with their pins: their velocity over the step.
-  memcpy(c->v0, s->v, bytes);
-  for (int v = 0; v < n; ++v) {
-    icVec3 target = kinematicPosition(m, s->x, v, t1);
-    for (int i = 0; i < 3; ++i)
-      if (!c->mask[3 * v + i])
-        c->v0[3 * v + i] = (icVec3_Get(target, i) - s->x[3 * v + i]) / dt;
-  }
-  // Self and body-body proximity pairs at x^n, searched wide enough for this
-  // substep's motion; they constrain both pressure solves where a repulsion
-  // acted on them.
-  double tc = nowMs();
-  c->pairs.count = 0;
-  if (d->selfContact) {
-    icReal vmax = 0;
+    // Kinematic vertices move with their pins: their velocity over the step.
+    memcpy(c->v0, s->v, bytes);
     for (int v = 0; v < n; ++v) {
-      icReal speed = icVec3_Length(icVec3_Load(c->v0, v));
-      if (speed > vmax)
-        vmax = speed;
+        icVec3 target = kinematicPosition(m, s->x, v, t1);
+        for (int i = 0; i < 3; ++i)
+            if (!c->mask[3 * v + i])
+                c->v0[3 * v + i] = (icVec3_Get(target, i) - s->x[3 * v + i]) / dt;
     }
-    icReal radius =
-        2 * d->proximity + 2 * dt * (vmax + icVec3_Length(gravity) * dt);
-    if ((r = icWorld_FindProximityPairs(world, radius, &c->pairs)) != IC_OK)
-      return r;
-    if (!icGrowArray((void **)&c->pairActive, &c->pairActiveCapacity,
-                     c->pairs.count + 1, 1))
-      return IC_ERR_OUT_OF_MEMORY;
-  }
-  st.selfPairs = c->pairs.count;
-  st.contactMs += nowMs() - tc;
+    // Self and body-body proximity pairs at x^n, searched wide enough for this
+    // substep's motion; they constrain both pressure solves where a repulsion
+    // acted on them.
+    double tc = nowMs();
+    c->pairs.count = 0;
+    if (d->selfContact) {
+        icReal vmax = 0;
+        for (int v = 0; v < n; ++v) {
+            icReal speed = icVec3_Length(icVec3_Load(c->v0, v));
+            if (speed > vmax) vmax = speed;
+        }
+        icReal radius = 2 * d->proximity + 2 * dt * (vmax + icVec3_Length(gravity) * dt);
+        if ((r = icWorld_FindProximityPairs(world, radius, &c->pairs)) != IC_OK) return r;
+        if (!icGrowArray((void **)&c->pairActive, &c->pairActiveCapacity, c->pairs.count + 1, 1))
+            return IC_ERR_OUT_OF_MEMORY;
+    }
+    st.selfPairs = c->pairs.count;
+    st.contactMs += nowMs() - tc;
 
-  // 1. Implicit half step for the position velocity.
-  double te = nowMs();
-  st.forceIterations +=
-      implicitHalfStep(c, s->x, c->v0, h, gravity, true, c->vstar);
-  if (d->contactInForceSolve)
-    filterContacts(c, c->v0, c->vstar);
-  st.elasticMs += nowMs() - te;
+    // 1. Implicit half step for the position velocity.
+    double te = nowMs();
+    st.forceIterations += implicitHalfStep(c, s->x, c->v0, h, gravity, true, c->vstar);
+    if (d->contactInForceSolve) filterContacts(c, c->v0, c->vstar);
+    st.elasticMs += nowMs() - te;
 
-  // Contacts the position velocity would make by the end of the step (and last
-  // step's resting ones) constrain the position correction at x^n.
-  tc = nowMs();
-  icObstacleSet obstacles = {world, c->planes, c->planeCount};
-  if (!c->predictNormal) {
-    c->predictNormal = IC_ALLOC(icVec3, (size_t)n);
-    c->push = IC_ALLOC(icReal, (size_t)n);
-    if (!c->predictNormal || !c->push)
-      return IC_ERR_OUT_OF_MEMORY;
-  }
-  // Step 3 (moved before eq. 1, like the obstacle prediction): close pairs stop
-  // approaching.
-  if (c->pairs.count > 0)
-    icRepulsion_Apply(&c->pairs, s->x, c->invMass, dt, d->proximity, true, 4,
-                      c->vstar, c->pairActive);
-  icObstacles_PredictContacts(&obstacles, n, c->mask, s->x, c->vstar, t1, dt,
-                              c->contactNormal, c->predictNormal, c->push);
-  if ((r = fillConstraints(c, c->predictNormal,
-                           c->pairs.count > 0 ? c->pairActive : NULL,
-                           &c->positionSet)) != IC_OK)
-    return r;
-  st.contactMs += nowMs() - tc;
+    // Contacts the position velocity would make by the end of the step (and last
+    // step's resting ones) constrain the position correction at x^n.
+    tc = nowMs();
+    icObstacleSet obstacles = {world, c->planes, c->planeCount};
+    if (!c->predictNormal) {
+        c->predictNormal = IC_ALLOC(icVec3, (size_t)n);
+        c->push = IC_ALLOC(icReal, (size_t)n);
+        if (!c->predictNormal || !c->push) return IC_ERR_OUT_OF_MEMORY;
+    }
+    // Step 3 (moved before eq. 1, like the obstacle prediction): close pairs stop
+    // approaching.
+    if (c->pairs.count > 0)
+        icRepulsion_Apply(&c->pairs, s->x, c->invMass, dt, d->proximity, true, 4, c->vstar,
+                          c->pairActive);
+    icObstacles_PredictContacts(&obstacles, n, c->mask, s->x, c->vstar, t1, dt, c->contactNormal,
+                                c->predictNormal, c->push);
+    if ((r = fillConstraints(c, c->predictNormal, c->pairs.count > 0 ? c->pairActive : NULL,
+                             &c->positionSet)) != IC_OK)
+        return r;
+    st.contactMs += nowMs() - tc;
 
-  // 2. Position correction (eq. 1) at x^n, then re-linearised at the end
-  // positions.
-  double tp = nowMs();
-  if (d->projections) {
-    if ((r = correctPositions(c, s->x, dt, &st)) != IC_OK)
-      return r;
-  } else {
-    for (int k = 0; k < 3 * n; ++k)
-      c->xnew[k] = s->x[k] + dt * c->vstar[k];
-  }
-  st.pressureMs += nowMs() - tp;
+    // 2. Position correction (eq. 1) at x^n, then re-linearised at the end
+    // positions.
+    double tp = nowMs();
+    if (d->projections) {
+        if ((r = correctPositions(c, s->x, dt, &st)) != IC_OK) return r;
+    } else {
+        for (int k = 0; k < 3 * n; ++k) c->xnew[k] = s->x[k] + dt * c->vstar[k];
+    }
+    st.pressureMs += nowMs() - tp;
 
-  // 4. Positions advanced by the corrected velocity (xnew, from step 2).
-  // 5. Object collisions on x^{n+1}; the time-n velocity restarts from v^n.
-  tc = nowMs();
-  memcpy(c->vn, c->v0, bytes);
-  st.objectContacts =
-      icObstacles_Collide(&obstacles, n, c->mask, c->predictNormal, c->push,
-                          c->xnew, c->vn, t1, dt, c->contactNormal);
-  if (c->pairs.count > 0) {
-    // Close pairs' time-n velocities stop approaching.
-    icRepulsion_Apply(&c->pairs, c->xnew, c->invMass, dt, d->proximity, false,
-                      4, c->vn, c->pairActive);
-  }
-  if ((r = fillConstraints(c, c->contactNormal,
-                           c->pairs.count > 0 ? c->pairActive : NULL,
-                           &c->velocitySet)) != IC_OK)
-    return r;
-  st.contactMs += nowMs() - tc;
+    // 4. Positions advanced by the corrected velocity (xnew, from step 2).
+    // 5. Object collisions on x^{n+1}; the time-n velocity restarts from v^n.
+    tc = nowMs();
+    memcpy(c->vn, c->v0, bytes);
+    st.objectContacts = icObstacles_Collide(&obstacles, n, c->mask, c->predictNormal, c->push,
+                                            c->xnew, c->vn, t1, dt, c->contactNormal);
+    if (c->pairs.count > 0) {
+        // Close pairs' time-n velocities stop approaching.
+        icRepulsion_Apply(&c->pairs, c->xnew, c->invMass, dt, d->proximity, false, 4, c->vn,
+                          c->pairActive);
+    }
+    if ((r = fillConstraints(c, c->contactNormal, c->pairs.count > 0 ? c->pairActive : NULL,
+                             &c->velocitySet)) != IC_OK)
+        return r;
+    st.contactMs += nowMs() - tc;
 
-  // 6. Velocity projection (eq. 2) at the midpoint configuration.
-  tp = nowMs();
-  for (int k = 0; k < 3 * n; ++k)
-    c->xmid[k] = 0.5 * (s->x[k] + c->xnew[k]);
-  if (d->projections)
-    icPressureSystem_Setup(c->pressureSystem, c->xmid);
-  if (d->projections)
-    st.velocityIterations =
-        icPressureSystem_ProjectVelocity(c->pressureSystem, &c->velocitySet,
-                                         &d->pressure, c->vn, c->pressure, &ks);
-  for (int v = 0; v < n; ++v)
-    c->pressure[v] /= dt; // phat = dt p (spec 2)
-  st.pressureMs += nowMs() - tp;
+    // 6. Velocity projection (eq. 2) at the midpoint configuration.
+    tp = nowMs();
+    for (int k = 0; k < 3 * n; ++k) c->xmid[k] = 0.5 * (s->x[k] + c->xnew[k]);
+    if (d->projections) icPressureSystem_Setup(c->pressureSystem, c->xmid);
+    if (d->projections)
+        st.velocityIterations = icPressureSystem_ProjectVelocity(
+            c->pressureSystem, &c->velocitySet, &d->pressure, c->vn, c->pressure, &ks);
+    for (int v = 0; v < n; ++v) c->pressure[v] /= dt; // phat = dt p (spec 2)
+    st.pressureMs += nowMs() - tp;
 
-  // 7. Half step for the velocity at the midpoint, contact normals filtered; 8.
-  // extrapolate.
-  te = nowMs();
-  st.forceIterations += implicitHalfStep(c, c->xmid, c->vn, h, gravity,
-                                         d->implicitVelocitySolve, c->vstar);
-  filterContacts(c, c->vn, c->vstar);
-  for (int k = 0; k < 3 * n; ++k)
-    c->vstar[k] = 2 * c->vstar[k] - c->vn[k];
-  st.elasticMs += nowMs() - te;
-  // 9. Close pairs leave the step without approaching.
-  if (c->pairs.count > 0)
-    icRepulsion_Apply(&c->pairs, c->xnew, c->invMass, dt, d->proximity, false,
-                      4, c->vstar, NULL);
+    // 7. Half step for the velocity at the midpoint, contact normals filtered; 8.
+    // extrapolate.
+    te = nowMs();
+    st.forceIterations +=
+        implicitHalfStep(c, c->xmid, c->vn, h, gravity, d->implicitVelocitySolve, c->vstar);
+    filterContacts(c, c->vn, c->vstar);
+    for (int k = 0; k < 3 * n; ++k) c->vstar[k] = 2 * c->vstar[k] - c->vn[k];
+    st.elasticMs += nowMs() - te;
+    // 9. Close pairs leave the step without approaching.
+    if (c->pairs.count > 0)
+        icRepulsion_Apply(&c->pairs, c->xnew, c->invMass, dt, d->proximity, false, 4, c->vstar,
+                          NULL);
 
-  if (!finite(c->xnew, 3 * n) || !finite(c->vstar, 3 * n)) {
+    if (!finite(c->xnew, 3 * n) || !finite(c->vstar, 3 * n)) {
+        *stOut = st;
+        return IC_ERR_NUMERICAL;
+    }
+    memcpy(s->xPrev, s->x, bytes);
+    memcpy(s->x, c->xnew, bytes);
+    memcpy(s->v, c->vstar, bytes);
+    s->time = t1;
+    s->lastSubstep = dt;
+    s->substepCount++;
+
+    icOneRing_Volumes(s->x, n, c->tets, c->T, c->ring);
+    for (int k = 0; k < n; ++k)
+        if (c->target[k] != 0) {
+            icReal e = fabs(c->ring[k] / c->target[k] - 1);
+            if (e > st.maxRingError) st.maxRingError = e;
+        }
+    st.totalMs = nowMs() - t0;
     *stOut = st;
-    return IC_ERR_NUMERICAL;
-  }
-  memcpy(s->xPrev, s->x, bytes);
-  memcpy(s->x, c->xnew, bytes);
-  memcpy(s->v, c->vstar, bytes);
-  s->time = t1;
-  s->lastSubstep = dt;
-  s->substepCount++;
-
-  icOneRing_Volumes(s->x, n, c->tets, c->T, c->ring);
-  for (int k = 0; k < n; ++k)
-    if (c->target[k] != 0) {
-      icReal e = fabs(c->ring[k] / c->target[k] - 1);
-      if (e > st.maxRingError)
-        st.maxRingError = e;
-    }
-  st.totalMs = nowMs() - t0;
-  *stOut = st;
-  return IC_OK;
+    return IC_OK;
 }

@@ -9,24 +9,24 @@
 
 /// What a point touches: depth < 0 inside (past the obstacle's thickness).
 typedef struct icObstacleHit {
-  icReal distance; ///< signed, m; > 0 outside
-  icVec3 normal;   ///< unit, out of the obstacle
-  icVec3 velocity; ///< of the obstacle's surface there, m/s
-  icReal friction; ///< Coulomb coefficient
+    icReal distance; ///< signed, m; > 0 outside
+    icVec3 normal;   ///< unit, out of the obstacle
+    icVec3 velocity; ///< of the obstacle's surface there, m/s
+    icReal friction; ///< Coulomb coefficient
 } icObstacleHit;
 
 /// Everything a query needs: the world's planes and colliders plus the solver's
 /// moving planes.
 typedef struct icObstacleSet {
-  const icWorld *world;
-  const icMovingPlaneDef *movingPlanes;
-  int movingPlaneCount;
+    const icWorld *world;
+    const icMovingPlaneDef *movingPlanes;
+    int movingPlaneCount;
 } icObstacleSet;
 
 /// The deepest obstacle at p at time t (speeds over [t - dt, t]); false when
 /// there is none within `margin` of p (hit->distance is then left at margin).
-bool icObstacles_Query(const icObstacleSet *set, icVec3 p, icReal t, icReal dt,
-                       icReal margin, icObstacleHit *hit);
+bool icObstacles_Query(const icObstacleSet *set, icVec3 p, icReal t, icReal dt, icReal margin,
+                       icObstacleHit *hit);
 /// True when the set has anything to collide with.
 bool icObstacles_Any(const icObstacleSet *set);
 
@@ -36,18 +36,15 @@ bool icObstacles_Any(const icObstacleSet *set);
 /// (prevNormal non-zero) that are not separating. normal (n) receives the
 /// constraints (zero where none) and push (n) the normal velocity added (the
 /// contact's impulse per mass, for friction). Returns their count.
-int icObstacles_PredictContacts(const icObstacleSet *set, int n,
-                                const unsigned char *mask, const icReal *x,
-                                icReal *v, icReal t1, icReal dt,
-                                const icVec3 *prevNormal, icVec3 *normal,
-                                icReal *push);
+int icObstacles_PredictContacts(const icObstacleSet *set, int n, const unsigned char *mask,
+                                const icReal *x, icReal *v, icReal t1, icReal dt,
+                                const icVec3 *prevNormal, icVec3 *normal, icReal *push);
 /// Step 5 of seed 003: vertices of xnew inside obstacles are moved to the
 /// surface; their time-n velocities vn stop approaching (inelastic) and lose
 /// tangential speed by Coulomb friction on the normal change plus the predicted
 /// push. Vertices with a predicted contact stay in contact (they were placed on
 /// the surface). normal (n) receives each contact's normal (zero where none).
 /// Returns the number of contacts.
-int icObstacles_Collide(const icObstacleSet *set, int n,
-                        const unsigned char *mask, const icVec3 *predicted,
-                        const icReal *push, icReal *xnew, icReal *vn, icReal t1,
-                        icReal dt, icVec3 *normal);
+int icObstacles_Collide(const icObstacleSet *set, int n, const unsigned char *mask,
+                        const icVec3 *predicted, const icReal *push, icReal *xnew, icReal *vn,
+                        icReal t1, icReal dt, icVec3 *normal);

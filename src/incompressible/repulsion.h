@@ -14,9 +14,8 @@
 /// half that rate. Gauss-Seidel over the pairs in list order, `iterations`
 /// times. active (pairs->count) is set to 1 for pairs that were pushed (or left
 /// untouched when NULL). Returns the number of pushed pairs.
-int icRepulsion_Apply(const icProximityPairs *pairs, const icReal *x,
-                      const icReal *invMass, icReal dt, icReal gap,
-                      bool keepApart, int iterations, icReal *v,
+int icRepulsion_Apply(const icProximityPairs *pairs, const icReal *x, const icReal *invMass,
+                      icReal dt, icReal gap, bool keepApart, int iterations, icReal *v,
                       unsigned char *active);
 
 /// Position-level guard after the positions advanced: pairs found at x^n keep
@@ -24,6 +23,5 @@ int icRepulsion_Apply(const icProximityPairs *pairs, const icReal *x,
 /// negative gap here; every pair below `gap` is moved apart along its
 /// constraint vector (inverse-mass weighted) to exactly `gap`, Gauss-Seidel in
 /// list order, `iterations` times. Returns the number of corrections.
-int icRepulsion_ProjectPositions(const icProximityPairs *pairs,
-                                 const icReal *invMass, icReal gap,
+int icRepulsion_ProjectPositions(const icProximityPairs *pairs, const icReal *invMass, icReal gap,
                                  int iterations, icReal *x);
