@@ -127,7 +127,9 @@ static double median(const double *v, int n) {
 /// One timed repeat: rates in projections per second, times in seconds per step.
 typedef struct icBenchSample {
     double kernel; ///< colour passes and overflow only
-    double sweep;  ///< icXpbd_Sweep as the step calls it (with the copies in and out)
+    double sweep;  ///< kernel and the per-vertex passes around it: the copies between the state
+                   ///< and the packed layout, which a world without body contact fuses with
+                   ///< prediction, plane contact and velocities (all counted)
     double step;   ///< icWorld_Step
     double colourTime, copyTime, overflowTime, stepTime, outputTime;
 } icBenchSample;
@@ -155,11 +157,11 @@ static icBenchSample timeWorld(icWorld *world, double seconds) {
     double projections = (double)tets * p.sweeps;
     icBenchSample r;
     r.kernel = projections / (p.colours + p.overflow);
-    r.sweep = projections / (p.copyIn + p.colours + p.overflow + p.copyOut);
+    r.sweep = projections / (p.copyIn + p.colours + p.overflow + p.copyOut + p.passes);
     r.step = (double)tets * IC_BENCH_SUBSTEPS * steps / elapsed;
     r.colourTime = p.colours / steps;
     r.overflowTime = p.overflow / steps;
-    r.copyTime = (p.copyIn + p.copyOut) / steps;
+    r.copyTime = (p.copyIn + p.copyOut + p.passes) / steps;
     r.stepTime = elapsed / steps;
     r.outputTime = output;
     return r;
@@ -513,7 +515,8 @@ int main(int argc, char **argv) {
     printMachine();
     printf("XPBD, %d substeps x 1 iteration, nu = 0.49, one face pinned, gravity on; medians of %d\n"
            "repeats of ~%.1f s, 1 and %d threads alternated. kernel: colour passes and overflow;\n"
-           "sweep: with the copies between the state and the packed layout; step: icWorld_Step.\n\n",
+           "sweep: with the per-vertex passes (copies to and from the packed layout, fused with\n"
+           "prediction and velocities); step: icWorld_Step.\n\n",
            IC_BENCH_SUBSTEPS, repeats, seconds, threads);
     header();
     if (custom) {
@@ -556,10 +559,11 @@ int main(int argc, char **argv) {
     }
     // The whole step against mesh size (the scaling curve): phases from the layout's profile.
     printf("\nWhole step, general mesh, float, widest SIMD, %d threads (ms per step of %d substeps;\n"
-           "rest: prediction, velocities, planes, contact, health; output: the per-tet fields and\n"
-           "volume ratio a frame writer reads):\n\n", threads, IC_BENCH_SUBSTEPS);
-    printf("| tets      | colour passes | overflow | copies | rest of step | step   | ns/tet/substep | output |\n");
-    printf("|-----------|---------------|----------|--------|--------------|--------|----------------|--------|\n");
+           "vertex passes: prediction, copies, planes, velocities; rest: inverted-tet count, NaN\n"
+           "check, multipliers to the state; output: the per-tet fields and volume ratio a frame\n"
+           "writer reads):\n\n", threads, IC_BENCH_SUBSTEPS);
+    printf("| tets      | colour passes | overflow | vertex passes | rest of step | step   | ns/tet/substep | output |\n");
+    printf("|-----------|---------------|----------|---------------|--------------|--------|----------------|--------|\n");
     static const int scaling[6] = {12, 18, 26, 38, 46, 56}; // 10k, 35k, 105k, 329k, 584k, 1.05M
     for (int s = 0; s < (quick ? 3 : 6); ++s) {
         icTetMesh general = {0};
@@ -574,7 +578,7 @@ int main(int argc, char **argv) {
         for (int r = 0; r < repeats; ++r)
             if (fabs(p[r].stepTime - mid) < fabs(p[k].stepTime - mid)) k = r;
         int tets = icWorld_GetTetCount(world);
-        printf("| %9d | %13.3f | %8.3f | %6.3f | %12.3f | %6.2f | %14.2f | %6.2f |\n", tets,
+        printf("| %9d | %13.3f | %8.3f | %13.3f | %12.3f | %6.2f | %14.2f | %6.2f |\n", tets,
                p[k].colourTime * 1e3, p[k].overflowTime * 1e3, p[k].copyTime * 1e3,
                (p[k].stepTime - p[k].colourTime - p[k].overflowTime - p[k].copyTime) * 1e3,
                p[k].stepTime * 1e3, p[k].stepTime * 1e9 / ((double)tets * IC_BENCH_SUBSTEPS),

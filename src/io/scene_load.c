@@ -36,7 +36,13 @@
 //     "iterations": 1,                                sweeps per substep, integer >= 1
 //     "projection": "sequential",                     "sequential" | "coupled"
 //     "rest_shift": true,                             gamma = 1 + mu/lambda (true) or 1
-//     "workers": 1,                                   threads, integer >= 1
+//     "workers": 1,                                   threads, integer in [1, 1024]; results
+//                                                     do not depend on it
+//     "precision": "double",                          sweep arithmetic: "double" | "float"
+//     "simd": "auto",                                 widest vector code the sweep may use:
+//                                                     "auto" | "scalar" | "avx2" | "avx512"
+//                                                     (same bits; a level the CPU lacks
+//                                                     falls back to a narrower one)
 //     "linear_damping": 0,                            velocity damping, 1/s, >= 0
 //     "mode": "dynamic",                              "dynamic": each frame is one step of
 //                                                     dt; "static": each frame advances the
@@ -146,8 +152,11 @@ static icResult readXpbd(const icSceneReader *r, const cJSON *item, const char *
                          icSceneSolver *s) {
     static const char *const keys[] = {"type",       "substeps", "iterations", "projection",
                                        "rest_shift", "workers",  "mode",       "static",
-                                       "linear_damping", NULL};
+                                       "linear_damping", "precision", "simd", NULL};
     static const char *const projections[] = {"sequential", "coupled"};
+    // In icPrecision and icSimd order.
+    static const char *const precisions[] = {"double", "float"};
+    static const char *const simds[] = {"auto", "scalar", "avx2", "avx512"};
     static const char *const modes[] = {"dynamic", "static"};
     icResult e;
     if ((e = icSceneReader_CheckObject(r, item, path, keys)) != IC_OK) return e;
@@ -165,6 +174,12 @@ static icResult readXpbd(const icSceneReader *r, const cJSON *item, const char *
     if ((e = icSceneReader_Bool(r, item, path, "rest_shift", &def->restShift)) != IC_OK) return e;
     if ((e = icSceneReader_Int(r, item, path, "workers", 1, 1024, &def->workerCount)) != IC_OK)
         return e;
+    int precision = (int)def->precision, simd = (int)def->simd;
+    if ((e = icSceneReader_Enum(r, item, path, "precision", precisions, 2, &precision)) != IC_OK)
+        return e;
+    def->precision = (icPrecision)precision;
+    if ((e = icSceneReader_Enum(r, item, path, "simd", simds, 4, &simd)) != IC_OK) return e;
+    def->simd = (icSimd)simd;
     if ((e = icSceneReader_Number(r, item, path, "linear_damping", IC_RANGE_NON_NEGATIVE,
                                   &def->linearDamping)) != IC_OK)
         return e;

@@ -16,8 +16,16 @@ static void invertedTask(int start, int end, int worker, void *context) {
     (void)worker;
     icInvertedTask *T = context;
     int count = 0;
-    for (int t = start; t < end; ++t)
+    // A tet's vertices are anywhere in a shuffled mesh: ask for those of a later tet while
+    // this one computes (else each tet waits for memory on its own, ~25 ns at 1M tets).
+    enum { IC_INVERTED_PREFETCH = 16 };
+    for (int t = start; t < end; ++t) {
+        if (t + IC_INVERTED_PREFETCH < end) {
+            const int *ahead = T->model->tets + 4 * (size_t)(t + IC_INVERTED_PREFETCH);
+            for (int k = 0; k < 4; ++k) __builtin_prefetch(T->state->x + 3 * (size_t)ahead[k], 0, 3);
+        }
         if (icMat3_Det(icModel_TetF(T->model, T->state->x, t)) <= 0) ++count;
+    }
     atomic_fetch_add(&T->count, count);
 }
 

@@ -763,8 +763,9 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
     L->x = allocReals(L, 4 * (size_t)L->vertexCount);
     L->lambda = lanes ? allocReals(L, 2 * lanes) : NULL;
     L->origin = IC_ALLOC_ZERO(icReal, 3 * (size_t)m->bodyCount + 3);
+    L->originNext = IC_ALLOC_ZERO(icReal, 3 * (size_t)m->bodyCount + 3);
     L->originVertex = IC_ALLOC_ZERO(int, (size_t)m->bodyCount + 1);
-    if (!L->x || (lanes && !L->lambda) || !L->origin || !L->originVertex) goto fail;
+    if (!L->x || (lanes && !L->lambda) || !L->origin || !L->originNext || !L->originVertex) goto fail;
     findOrigins(L, m);
     if (damped) {
         L->xPrev = allocReals(L, 4 * (size_t)L->vertexCount);
@@ -783,7 +784,7 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
                L->blockBytes * (size_t)L->blockCount + sizeof(int) * lanes +
                sizeof(int) * ((size_t)L->phaseCount + 3 * (size_t)L->chunkCount + L->colourCount + L->unitCount + 6) +
                L->real * (4 * (size_t)L->vertexCount * (damped ? 2 : 1) + lanes * (damped ? 3 : 2)) +
-               sizeof(icReal) * 3 * (size_t)m->bodyCount +
+               sizeof(icReal) * 6 * (size_t)m->bodyCount +
                (L->cellCorners ? (size_t)L->unitCount * (8 * sizeof(unsigned) * L->lanes + IC_XPBD_MAX_CELL_TETS * 4 + 1) : 0);
     freeBuild(&B);
     icFree(order);
@@ -810,6 +811,7 @@ void icXpbdLayout_Destroy(icXpbdLayout *L) {
     icFree(L->lambda);
     icFree(L->beta);
     icFree(L->origin);
+    icFree(L->originNext);
     icFree(L->originVertex);
     icFree(L);
 }

@@ -19,6 +19,8 @@ typedef struct icXpbdProfile {
     bool enabled;
     int64_t sweeps;
     double copyIn, colours, overflow, copyOut;
+    double passes; ///< per-vertex passes of the step: prediction, plane contact, velocities,
+                   ///< and the copies to and from the working copy fused with them
 } icXpbdProfile;
 
 /// The sweep's order: phases run one after the other; the chunks of a phase share no vertex
@@ -75,6 +77,7 @@ typedef struct icXpbdLayout {
     void *lambda;     ///< (blockCount x 2 x lanes) lambda_D, lambda_H rows per block
     void *beta;       ///< (blockCount x lanes) damping beta, when a body is damped
     icReal *origin;   ///< (bodyCount x 3) float: positions are solved relative to these
+    icReal *originNext; ///< (bodyCount x 3) the next substep's, while a fused pass moves on
     int *originVertex; ///< (bodyCount) the body's vertex nearest its rest bounding box centre
     icXpbdLambda lambdaWhere;
     const icState *lambdaOwner;
@@ -94,3 +97,13 @@ icResult icXpbdLayout_Create(const icModel *model, icXpbdLayout **layout);
 void icXpbdLayout_Destroy(icXpbdLayout *layout);
 /// True when layout was built for this model's current bodies and def.
 bool icXpbdLayout_Matches(const icXpbdLayout *layout, const icModel *model);
+
+/// The step can sweep in the packed layout (sequential projection, layout current).
+bool icXpbd_PackedUsable(const icModel *model);
+/// Float origins (the origin vertices' positions in xStart, vertexCount x 3); zero in double.
+void icXpbd_SetOrigins(const icModel *model, const icReal *xStart, icReal *origin);
+/// Allocates the per-axis inverse mass records (false: out of memory).
+bool icXpbd_NeedAxes(icXpbdLayout *layout);
+/// One sweep on the working copy as it stands (the caller copied the state in and copies it
+/// back out): the colour passes and the overflow. Returns the tets skipped.
+int icXpbd_SweepPacked(const icModel *model, icState *state, icReal h);

@@ -2,6 +2,8 @@
 // XPBD time stepping with substeps (seed 000, Algorithm 1) and the static solve used by the
 // twist and stretch experiments.
 #include "world/world_internal.h"
+#include "xpbd/layout.h"
+#include "xpbd/substep.h"
 
 #include <math.h>
 #include <time.h>
@@ -12,44 +14,87 @@ static double nowMs(void) {
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-// Start of a substep: remember x, integrate external forces on free axes, and move held
-// axes to where their pin (or the bone they are attached to) puts them at time t.
-static void predict(const icWorld *world, icState *s, icReal h, icReal t, icVec3 gravity, bool inertia) {
-    const icModel *m = &world->model;
-    for (int v = 0; v < m->vertexCount; ++v) {
-        icVec3 x = icVec3_Load(s->x, v);
-        icVec3_Store(s->xPrev, v, x);
-        icVec3 vel = inertia ? icVec3_Load(s->v, v) : icVec3_Make(0, 0, 0);
-        icVec3 w = icVec3_Load(m->invMass, v);
-        icVec3 pinned = x;
-        if (m->vertexPin[v] >= 0)
-            pinned = icModel_PinPosition(m, v, t);
-        else if (w.x == 0 || w.y == 0 || w.z == 0)
-            icContact_HeldPosition(world, v, &pinned);
-        // Axis by axis: free axes fall, held ones follow their pin (or stay).
-        if (w.x > 0) { vel.x += h * gravity.x; x.x += h * vel.x; } else x.x = pinned.x;
-        if (w.y > 0) { vel.y += h * gravity.y; x.y += h * vel.y; } else x.y = pinned.y;
-        if (w.z > 0) { vel.z += h * gravity.z; x.z += h * vel.z; } else x.z = pinned.z;
-        icVec3_Store(s->v, v, vel);
-        icVec3_Store(s->x, v, x);
-    }
+// Start of a substep on the workers (xpbd/vertex_ops.h): x_prev = x, gravity on free axes,
+// held axes to their pins at time t.
+static void predict(icWorld *world, icState *s, icReal h, icReal t, icVec3 gravity, bool inertia) {
+    icXpbdPass pass = {IC_XPBD_PASS_PREDICT, h, t, gravity, inertia};
+    icXpbd_RunPass(world, s, &pass);
 }
 
-// v = (x - x_prev) / h, then the world's linear damping, implicit so any c h is stable.
-static void updateVelocities(const icModel *m, icState *s, icReal h) {
-    icReal scale = 1.0 / (h * (1.0 + m->def.linearDamping * h));
-    for (int i = 0; i < 3 * m->vertexCount; ++i) s->v[i] = (s->x[i] - s->xPrev[i]) * scale;
+// v = (x - x_prev) / h with the world's linear damping, on the workers.
+static void updateVelocities(icWorld *world, icState *s, icReal h) {
+    icXpbdPass pass = {IC_XPBD_PASS_VELOCITIES, h, 0, {0, 0, 0}, false};
+    icXpbd_RunPass(world, s, &pass);
 }
 
 // Also tells the packed sweep (xpbd/sweep.c) that its multipliers restart at zero.
 static void clearMultipliers(const icModel *m, icState *s) { icXpbd_ClearMultipliers(m, s); }
 
-static bool positionsFinite(const icModel *m, const icState *s) {
-    for (int i = 0; i < 3 * m->vertexCount; ++i)
-        if (!isfinite(s->x[i])) return false;
-    return true;
+// The substeps of one step as separate loops: prediction, sweeps each followed by plane and
+// body contact (which read and write the state's positions), velocities. Contact needs it.
+// predicted: the first substep's prediction is done.
+static int substepsSeparate(icWorld *world, icState *s, icReal h, int substeps, int iterations, bool predicted) {
+    icModel *m = &world->model;
+    int contacts = 0;
+    for (int step = 0; step < substeps; ++step) {
+        icContact_BeginSubstep(world, s->time, s->time + h);
+        if (step > 0 || !predicted) predict(world, s, h, s->time + h, m->def.gravity, true);
+        // Multipliers restart every substep (seed 000, Algorithm 1).
+        clearMultipliers(m, s);
+        for (int it = 0; it < iterations; ++it) {
+            icXpbd_Sweep(m, s, h);
+            contacts = icXpbd_ProjectPlanes(m, s);
+            contacts += icContact_Project(world, s, h);
+        }
+        updateVelocities(world, s, h);
+        s->time += h;
+        s->lastSubstep = h;
+        s->substepCount++;
+    }
+    return contacts;
 }
 
+// The same substeps without body contact, where nothing but the sweep needs the positions
+// between sweeps: the packed working copy carries them from sweep to sweep, and what happens
+// to a vertex between two sweeps (copy back, planes, velocities, the next prediction, copy
+// in) is one pass over the vertices on the workers. Every vertex sees the same operations in
+// the same order as in substepsSeparate, so both give the same bits. In float, or with
+// planes, several iterations copy back and in between sweeps (planes move the state's
+// positions; float rounds x - origin afresh each time). When the working copy cannot be
+// filled (out of memory) the separate loops take over.
+static int substepsFused(icWorld *world, icState *s, icReal h, int substeps, int iterations) {
+    icModel *m = &world->model;
+    bool planes = m->planeCount > 0;
+    bool syncIterations = planes || m->def.precision == IC_PRECISION_FLOAT;
+    unsigned endOfSubstep = IC_XPBD_PASS_COPY_OUT | (planes ? IC_XPBD_PASS_PLANES : 0) | IC_XPBD_PASS_VELOCITIES;
+    icXpbdPass pass = {IC_XPBD_PASS_PREDICT | IC_XPBD_PASS_COPY_IN, h, s->time + h, m->def.gravity, true};
+    if (icXpbd_RunPass(world, s, &pass) < 0) return substepsSeparate(world, s, h, substeps, iterations, true);
+    int contacts = 0;
+    for (int step = 0; step < substeps; ++step) {
+        clearMultipliers(m, s); // multipliers restart every substep (seed 000, Algorithm 1)
+        for (int it = 0; it < iterations; ++it) {
+            icXpbd_SweepPacked(m, s, h);
+            if (it + 1 < iterations && syncIterations) {
+                icXpbdPass sync = {IC_XPBD_PASS_COPY_OUT | (planes ? IC_XPBD_PASS_PLANES : 0) | IC_XPBD_PASS_COPY_IN,
+                                   h, 0, m->def.gravity, true};
+                // Cannot fail: the first pass found any per-axis masses (they do not change in a step).
+                (void)icXpbd_RunPass(world, s, &sync);
+            }
+        }
+        bool last = step + 1 == substeps;
+        icReal next = s->time + h; // the clock as the next substep starts
+        pass = (icXpbdPass){endOfSubstep | (last ? 0 : IC_XPBD_PASS_PREDICT | IC_XPBD_PASS_COPY_IN), h,
+                            next + h, m->def.gravity, true};
+        int c = icXpbd_RunPass(world, s, &pass);
+        s->time = next;
+        s->lastSubstep = h;
+        s->substepCount++;
+        if (c < 0) // the next substep's prediction is done: the separate loops take over
+            return substepsSeparate(world, s, h, substeps - step - 1, iterations, true);
+        contacts = c;
+    }
+    return contacts;
+}
 
 icResult icXpbd_Step(icWorld *world, icState *s, icReal dt, icStepStats *stats) {
     icModel *m = &world->model;
@@ -67,29 +112,18 @@ icResult icXpbd_Step(icWorld *world, icState *s, icReal dt, icStepStats *stats) 
     int substeps = m->def.substeps, iterations = m->def.iterations;
     icXpbd_BeginStep(m, substeps * iterations);
     icReal h = dt / substeps;
-    int contacts = 0;
     // Collision candidates once per frame, constraints re-evaluated every substep.
     if ((r = icContact_BeginStep(world, s, dt)) != IC_OK) return r;
-    for (int step = 0; step < substeps; ++step) {
-        icContact_BeginSubstep(world, s->time, s->time + h);
-        predict(world, s, h, s->time + h, m->def.gravity, true);
-        // Multipliers restart every substep (seed 000, Algorithm 1).
-        clearMultipliers(m, s);
-        for (int it = 0; it < iterations; ++it) {
-            icXpbd_Sweep(m, s, h);
-            contacts = icXpbd_ProjectPlanes(m, s);
-            contacts += icContact_Project(world, s, h);
-        }
-        updateVelocities(m, s, h);
-        s->time += h;
-        s->lastSubstep = h;
-        s->substepCount++;
-    }
+    // Without body contact (colliders, bones, self contact) the positions stay in the packed
+    // working copy between sweeps.
+    int contacts = world->contact == NULL && icXpbd_PackedUsable(m)
+                       ? substepsFused(world, s, h, substeps, iterations)
+                       : substepsSeparate(world, s, h, substeps, iterations, false);
     icXpbd_SyncMultipliers(m, s); // the packed sweep's multipliers back into the state
     local.substeps = substeps;
     local.sweeps = substeps * iterations;
     local.contacts = contacts;
-    local.nan = !positionsFinite(m, s);
+    local.nan = !icXpbd_PositionsFinite(m, s);
     local.invertedTets = local.nan ? m->tetCount : icXpbd_CountInverted(m, s);
     local.converged = !local.nan;
     local.milliseconds = nowMs() - t0;
@@ -155,7 +189,7 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
             contacts = icXpbd_ProjectPlanes(m, s);
             contacts += icContact_Project(world, s, h);
         }
-        updateVelocities(m, s, h);
+        updateVelocities(world, s, h);
         s->lastSubstep = h;
         icReal energy = kineticEnergy(m, s);
         if (energy < previousEnergy) {
@@ -176,7 +210,7 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
     local.sweeps = sweeps;
     local.residual = residual;
     local.contacts = contacts;
-    local.nan = !positionsFinite(m, s);
+    local.nan = !icXpbd_PositionsFinite(m, s);
     local.converged = !local.nan && residual < def->tolerance;
     local.invertedTets = local.nan ? m->tetCount : icXpbd_CountInverted(m, s);
     local.milliseconds = nowMs() - t0;

@@ -4,6 +4,7 @@
 // colour serially, copy back. Any worker count and any SIMD width give the same bits.
 #include "core/pool.h"
 #include "xpbd/layout.h"
+#include "xpbd/vertex_ops.h"
 
 #include <stdatomic.h>
 #include <time.h>
@@ -35,87 +36,31 @@ static double nowSeconds(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int bodyOfVertex(const icModel *m, int v) {
-    int lo = 0, hi = m->bodyCount - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (m->bodies[mid].vertexStart <= v)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
-// State -> working copy for model vertices [start, end): positions (relative to the body's
-// origin in float), inverse masses, and substep start positions when damped.
+// State -> working copy for model vertices [start, end), relative to L->origin.
 static void copyInTask(int start, int end, int worker, void *context) {
     (void)worker;
     icSweepTask *T = context;
     const icModel *m = T->model;
-    const icState *s = T->state;
-    icXpbdLayout *L = T->layout;
-    const bool single = L->precision == IC_PRECISION_FLOAT;
+    const icXpbdLayout *L = T->layout;
     bool axesSeen = false;
-    int body = bodyOfVertex(m, start);
+    int body = icXpbd_BodyOfVertex(m, start);
     for (int v = start; v < end; ++v) {
         while (v >= m->bodies[body].vertexStart + m->bodies[body].vertexCount) ++body;
-        const icReal *o = L->origin + 3 * body;
-        const icReal *x = s->x + 3 * (size_t)v, *w = m->invMass + 3 * (size_t)v;
-        const icReal *xp = s->xPrev + 3 * (size_t)v;
-        size_t p = 4 * (size_t)L->packedOfVertex[v];
-        bool isotropic = w[0] == w[1] && w[1] == w[2];
-        axesSeen |= !isotropic;
-        if (single) {
-            float *r = (float *)L->x + p;
-            for (int a = 0; a < 3; ++a) r[a] = (float)(x[a] - o[a]);
-            r[3] = (float)w[0];
-            if (L->wAxes)
-                for (int a = 0; a < 3; ++a) ((float *)L->wAxes)[p + a] = (float)w[a];
-            if (L->xPrev)
-                for (int a = 0; a < 3; ++a) ((float *)L->xPrev)[p + a] = (float)(xp[a] - o[a]);
-        } else {
-            double *r = (double *)L->x + p;
-            for (int a = 0; a < 3; ++a) r[a] = x[a];
-            r[3] = w[0];
-            if (L->wAxes)
-                for (int a = 0; a < 3; ++a) ((double *)L->wAxes)[p + a] = w[a];
-            if (L->xPrev)
-                for (int a = 0; a < 3; ++a) ((double *)L->xPrev)[p + a] = xp[a];
-        }
+        axesSeen |= !icXpbd_CopyInVertex(L, m, T->state, v, L->origin + 3 * body, 4 * (size_t)L->packedOfVertex[v]);
     }
     if (axesSeen) atomic_store(&T->axesSeen, true);
 }
 
-// Working copy -> state. In float only the correction is rounded: x += (new - old) with old
-// recomputed exactly as copyInTask rounded it, so a vertex the sweep left alone keeps its
-// double position bit for bit.
+// Working copy -> state for model vertices [start, end).
 static void copyOutTask(int start, int end, int worker, void *context) {
     (void)worker;
     icSweepTask *T = context;
     const icModel *m = T->model;
-    icState *s = T->state;
     const icXpbdLayout *L = T->layout;
-    if (L->precision == IC_PRECISION_FLOAT) {
-        int body = bodyOfVertex(m, start);
-        for (int v = start; v < end; ++v) {
-            while (v >= m->bodies[body].vertexStart + m->bodies[body].vertexCount) ++body;
-            const icReal *o = L->origin + 3 * body;
-            const float *r = (const float *)L->x + 4 * (size_t)L->packedOfVertex[v];
-            icReal *x = s->x + 3 * (size_t)v;
-            for (int a = 0; a < 3; ++a) {
-                float before = (float)(x[a] - o[a]);
-                if (r[a] != before) x[a] += (double)r[a] - (double)before;
-            }
-        }
-    } else {
-        for (int v = start; v < end; ++v) {
-            const double *r = (const double *)L->x + 4 * (size_t)L->packedOfVertex[v];
-            icReal *x = s->x + 3 * (size_t)v;
-            x[0] = r[0];
-            x[1] = r[1];
-            x[2] = r[2];
-        }
+    int body = icXpbd_BodyOfVertex(m, start);
+    for (int v = start; v < end; ++v) {
+        while (v >= m->bodies[body].vertexStart + m->bodies[body].vertexCount) ++body;
+        icXpbd_CopyOutVertex(L, T->state->x + 3 * (size_t)v, L->origin + 3 * body, 4 * (size_t)L->packedOfVertex[v]);
     }
 }
 
@@ -207,6 +152,28 @@ void icXpbd_ClearMultipliers(const icModel *model, icState *state) {
     L->stateStale = true;
 }
 
+// The layout's multipliers of blocks [start, end) into the state (user tet order).
+static void scatterMultipliersTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    icSweepTask *T = context;
+    const icXpbdLayout *L = T->layout;
+    icState *state = T->state;
+    const int lanes = L->lanes;
+    for (int b = start; b < end; ++b)
+        for (int l = 0; l < lanes; ++l) {
+            int t = L->tetOfLane[(size_t)b * lanes + l];
+            if (t < 0) continue;
+            size_t at = (size_t)b * 2 * lanes + l;
+            if (L->precision == IC_PRECISION_FLOAT) {
+                state->lambdaD[t] = ((const float *)L->lambda)[at];
+                state->lambdaH[t] = ((const float *)L->lambda)[at + lanes];
+            } else {
+                state->lambdaD[t] = ((const double *)L->lambda)[at];
+                state->lambdaH[t] = ((const double *)L->lambda)[at + lanes];
+            }
+        }
+}
+
 void icXpbd_BeginStep(const icModel *model, int sweeps) {
     if (model->layout) model->layout->sweepsLeft = sweeps;
 }
@@ -221,53 +188,37 @@ void icXpbd_SyncMultipliers(const icModel *model, icState *state) {
         L->lambdaWhere = IC_XPBD_LAMBDA_STATE;
         return;
     }
-    const int lanes = L->lanes;
-    for (int b = 0; b < L->blockCount; ++b)
-        for (int l = 0; l < lanes; ++l) {
-            int t = L->tetOfLane[(size_t)b * lanes + l];
-            if (t < 0) continue;
-            size_t at = (size_t)b * 2 * lanes + l;
-            if (L->precision == IC_PRECISION_FLOAT) {
-                state->lambdaD[t] = ((const float *)L->lambda)[at];
-                state->lambdaH[t] = ((const float *)L->lambda)[at + lanes];
-            } else {
-                state->lambdaD[t] = ((const double *)L->lambda)[at];
-                state->lambdaH[t] = ((const double *)L->lambda)[at + lanes];
-            }
-        }
+    icSweepTask T = {0};
+    T.layout = L;
+    T.state = state;
+    // Blocks hold distinct tets: any split between workers writes the same numbers.
+    icPool_ParallelFor(model->pool, scatterMultipliersTask, L->blockCount, IC_SWEEP_MIN_VERTICES / 16, &T);
     L->lambdaWhere = IC_XPBD_LAMBDA_STATE;
     L->stateStale = false;
 }
 
-int icXpbd_Sweep(const icModel *model, icState *state, icReal h) {
+bool icXpbd_PackedUsable(const icModel *model) {
+    const icXpbdLayout *L = model->layout;
+    return model->def.projection == IC_PROJECTION_SEQUENTIAL && L && icXpbdLayout_Matches(L, model);
+}
+
+void icXpbd_SetOrigins(const icModel *model, const icReal *xStart, icReal *origin) {
+    const icXpbdLayout *L = model->layout;
+    for (int b = 0; b < model->bodyCount; ++b)
+        for (int a = 0; a < 3; ++a)
+            origin[3 * b + a] = L->precision == IC_PRECISION_FLOAT ? xStart[3 * (size_t)L->originVertex[b] + a] : 0;
+}
+
+// The colour passes and the overflow on the working copy as it stands.
+int icXpbd_SweepPacked(const icModel *model, icState *state, icReal h) {
     icXpbdLayout *L = model->layout;
-    if (model->def.projection == IC_PROJECTION_COUPLED || !L || !icXpbdLayout_Matches(L, model))
-        return icXpbd_SweepReference(model, state, h);
     icSweepTask T = {0};
     T.model = model;
     T.state = state;
     T.layout = L;
     atomic_init(&T.skipped, 0);
     atomic_init(&T.axesSeen, false);
-    // Float positions are solved relative to a point of each body (its vertex nearest the
-    // rest centre, where it was at the substep start), so every body keeps float's precision
-    // relative to its size wherever it is.
-    for (int b = 0; b < model->bodyCount; ++b)
-        for (int a = 0; a < 3; ++a)
-            L->origin[3 * b + a] = L->precision == IC_PRECISION_FLOAT
-                                       ? state->xPrev[3 * (size_t)L->originVertex[b] + a]
-                                       : 0;
     icXpbdProfile *profile = &L->profile;
-    double t0 = profile->enabled ? nowSeconds() : 0;
-    icPool_ParallelFor(model->pool, copyInTask, model->vertexCount, IC_SWEEP_MIN_VERTICES, &T);
-    if (atomic_load(&T.axesSeen) && !L->wAxes) {
-        // A vertex is held on some axes only: from now on the kernel reads per-axis masses.
-        L->wAxes = icAllocZero(4 * L->real * (size_t)L->vertexCount);
-        if (!L->wAxes) return icXpbd_SweepReference(model, state, h);
-        L->bytes += 4 * L->real * (size_t)L->vertexCount;
-        copyInTask(0, model->vertexCount, 0, &T);
-    }
-
     bool known = L->lambdaOwner == state && L->lambdaWhere != IC_XPBD_LAMBDA_STATE;
     if (!known) {
         if (L->lambdaOwner == state && L->stateStale) zeroStateMultipliers(model, state);
@@ -321,16 +272,51 @@ int icXpbd_Sweep(const icModel *model, icState *state, icReal h) {
     skipped += atomic_load(&T.skipped);
     L->lambdaWhere = T.args.storeLambda ? IC_XPBD_LAMBDA_PACKED : IC_XPBD_LAMBDA_STATE;
     L->lambdaOwner = state;
-
-    double t3 = profile->enabled ? nowSeconds() : 0;
-    icPool_ParallelFor(model->pool, copyOutTask, model->vertexCount, IC_SWEEP_MIN_VERTICES, &T);
     if (profile->enabled) {
-        double t4 = nowSeconds();
+        double t3 = nowSeconds();
         profile->sweeps++;
-        profile->copyIn += t1 - t0;
         profile->colours += t2 - t1;
         profile->overflow += t3 - t2;
-        profile->copyOut += t4 - t3;
     }
     return skipped - L->paddingLanes;
+}
+
+bool icXpbd_NeedAxes(icXpbdLayout *L) {
+    if (L->wAxes) return true;
+    // A vertex is held on some axes only: from now on the kernel reads per-axis masses.
+    L->wAxes = icAllocZero(4 * L->real * (size_t)L->vertexCount);
+    if (!L->wAxes) return false;
+    L->bytes += 4 * L->real * (size_t)L->vertexCount;
+    return true;
+}
+
+int icXpbd_Sweep(const icModel *model, icState *state, icReal h) {
+    icXpbdLayout *L = model->layout;
+    if (!icXpbd_PackedUsable(model)) return icXpbd_SweepReference(model, state, h);
+    icSweepTask T = {0};
+    T.model = model;
+    T.state = state;
+    T.layout = L;
+    atomic_init(&T.skipped, 0);
+    atomic_init(&T.axesSeen, false);
+    // Float positions are solved relative to a point of each body (its vertex nearest the
+    // rest centre, where it was at the substep start), so every body keeps float's precision
+    // relative to its size wherever it is.
+    icXpbd_SetOrigins(model, state->xPrev, L->origin);
+    icXpbdProfile *profile = &L->profile;
+    double t0 = profile->enabled ? nowSeconds() : 0;
+    icPool_ParallelFor(model->pool, copyInTask, model->vertexCount, IC_SWEEP_MIN_VERTICES, &T);
+    if (atomic_load(&T.axesSeen) && !L->wAxes) {
+        if (!icXpbd_NeedAxes(L)) return icXpbd_SweepReference(model, state, h);
+        copyInTask(0, model->vertexCount, 0, &T);
+    }
+    double t1 = profile->enabled ? nowSeconds() : 0;
+    int skipped = icXpbd_SweepPacked(model, state, h);
+    double t2 = profile->enabled ? nowSeconds() : 0;
+    icPool_ParallelFor(model->pool, copyOutTask, model->vertexCount, IC_SWEEP_MIN_VERTICES, &T);
+    if (profile->enabled) {
+        profile->copyIn += t1 - t0;
+        profile->copyOut += nowSeconds() - t2;
+    }
+    return skipped;
 }

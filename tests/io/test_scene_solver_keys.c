@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// The XPBD solver keys that pick how the sweeps run (precision, simd, workers): good values
+// reach the world def, bad ones give the exact result code, JSON path and line, and a scene
+// run with any worker count or SIMD level gives the same bits.
+#include "test.h"
+
+#include "isochor/io.h"
+
+#include <stdio.h>
+#include <string.h>
+
+// A small pinned bar; %s is spliced into the solver object.
+static const char *s_sceneFormat =
+    "{\"dt\": 0.01,\n"
+    " \"solver\": {\"substeps\": 4%s},\n"
+    " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.4, 0.1, 0.1], \"cells\": [8, 2, 2]},\n"
+    "   \"material\": {\"youngs_modulus\": 1e5, \"poisson_ratio\": 0.45},\n"
+    "   \"pin\": [{\"box\": {\"min\": [-1, -1, -1], \"max\": [-0.19, 1, 1]}}]}]}\n";
+
+static bool loadWith(const char *solverKeys, icScene *scene, icDiagnostic *diag) {
+    char text[2048];
+    snprintf(text, sizeof text, s_sceneFormat, solverKeys);
+    memset(diag, 0, sizeof *diag);
+    return icScene_LoadString(text, "keys.json", NULL, scene, diag) == IC_OK;
+}
+
+IC_TEST(io, scene_solver_precision_simd_workers) {
+    int64_t bytes = icGetByteCount();
+    static const struct {
+        const char *keys;
+        icPrecision precision;
+        icSimd simd;
+        int workers;
+    } cases[] = {
+        {"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1}, // the defaults
+        {", \"precision\": \"double\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1},
+        {", \"precision\": \"float\"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1},
+        {", \"simd\": \"auto\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1},
+        {", \"simd\": \"scalar\"", IC_PRECISION_DOUBLE, IC_SIMD_SCALAR, 1},
+        {", \"simd\": \"avx2\"", IC_PRECISION_DOUBLE, IC_SIMD_AVX2, 1},
+        {", \"simd\": \"avx512\", \"workers\": 3", IC_PRECISION_DOUBLE, IC_SIMD_AVX512, 3},
+        {", \"precision\": \"float\", \"simd\": \"scalar\", \"workers\": 2", IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        icScene scene;
+        icDiagnostic diag;
+        bool ok = loadWith(cases[i].keys, &scene, &diag);
+        IC_CHECK_MSG(ok, "'%s': %s", cases[i].keys, diag.message);
+        if (!ok) continue;
+        icWorldDef def = icWorld_GetDef(scene.world);
+        IC_CHECK_MSG(def.precision == cases[i].precision, "'%s': precision %d", cases[i].keys, (int)def.precision);
+        IC_CHECK_MSG(def.simd == cases[i].simd, "'%s': simd %d", cases[i].keys, (int)def.simd);
+        IC_CHECK_MSG(def.workerCount == cases[i].workers, "'%s': workers %d", cases[i].keys, def.workerCount);
+        icScene_Destroy(&scene);
+    }
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}
+
+IC_TEST(io, scene_solver_precision_simd_bad_values) {
+    int64_t bytes = icGetByteCount();
+    static const struct {
+        const char *text;
+        icResult code;
+        int line;
+        const char *message;
+    } cases[] = {
+        {"{\"dt\": 1, \"solver\": {\"precision\": \"half\"}, \"bodies\": []}", IC_ERR_BAD_VALUE, 1,
+         "solver.precision: 'half' is not one of double, float"},
+        {"{\"dt\": 1,\n\"solver\": {\"precision\": \"Float\"}, \"bodies\": []}", IC_ERR_BAD_VALUE, 2,
+         "solver.precision: 'Float' is not one of double, float"},
+        {"{\"dt\": 1, \"solver\": {\n\"precision\": 32}, \"bodies\": []}", IC_ERR_BAD_VALUE, 2,
+         "solver.precision: expected a string, got a number"},
+        {"{\"dt\": 1, \"solver\": {\"simd\": \"sse2\"}, \"bodies\": []}", IC_ERR_BAD_VALUE, 1,
+         "solver.simd: 'sse2' is not one of auto, scalar, avx2, avx512"},
+        {"{\"dt\": 1, \"solver\": {\"substeps\": 2,\n\n\"simd\": true}, \"bodies\": []}", IC_ERR_BAD_VALUE, 3,
+         "solver.simd: expected a string, got a boolean"},
+        {"{\"dt\": 1, \"solver\": {\"workers\": 0}, \"bodies\": []}", IC_ERR_BAD_VALUE, 1,
+         "solver.workers: 0 is outside [1, 1024]"},
+        {"{\"dt\": 1, \"solver\": {\"workers\": 1.5}, \"bodies\": []}", IC_ERR_BAD_VALUE, 1,
+         "solver.workers: 1.5 is not an integer"},
+        {"{\"dt\": 1, \"solver\": {\"workers\": \"two\"}, \"bodies\": []}", IC_ERR_BAD_VALUE, 1,
+         "solver.workers: expected a number, got a string"},
+        {"{\"dt\": 1, \"solver\": {\n\"precission\": \"float\"}, \"bodies\": []}", IC_ERR_UNKNOWN_KEY, 2,
+         "solver.precission: unknown key"},
+        {"{\"dt\": 1, \"solver\": {\"precision\": \"float\",\n\"precision\": \"double\"}, \"bodies\": []}",
+         IC_ERR_BAD_VALUE, 2, "solver.precision"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        icScene scene;
+        icDiagnostic diag;
+        memset(&diag, 0, sizeof diag);
+        icResult r = icScene_LoadString(cases[i].text, "keys.json", NULL, &scene, &diag);
+        IC_CHECK_MSG(r == cases[i].code && diag.code == cases[i].code, "%s: got %s (%s), expected %s",
+                     cases[i].message, icResult_Name(r), diag.message, icResult_Name(cases[i].code));
+        IC_CHECK_MSG(diag.line == cases[i].line, "%s: line %d, expected %d", cases[i].message, diag.line,
+                     cases[i].line);
+        IC_CHECK_MSG(strncmp(diag.message, cases[i].message, strlen(cases[i].message)) == 0,
+                     "message '%s' should start with '%s'", diag.message, cases[i].message);
+        IC_CHECK(scene.world == NULL);
+        icScene_Destroy(&scene);
+    }
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}
+
+// Frames of the scene with these keys; the state's hash.
+static uint64_t runHash(const char *keys, int frames) {
+    icScene scene;
+    icDiagnostic diag;
+    if (!loadWith(keys, &scene, &diag)) {
+        IC_CHECK_MSG(false, "'%s': %s", keys, diag.message);
+        return 0;
+    }
+    for (int f = 0; f < frames; ++f) IC_CHECK_RESULT(icWorld_Step(scene.world, 0.01, NULL), IC_OK);
+    uint64_t hash = icWorld_HashState(scene.world);
+    icScene_Destroy(&scene);
+    return hash;
+}
+
+IC_TEST(io, scene_solver_keys_change_arithmetic_not_results) {
+    int64_t bytes = icGetByteCount();
+    // Float rounds differently from double: a different state, but workers and SIMD levels
+    // change nothing within one precision.
+    uint64_t d = runHash("", 10), f = runHash(", \"precision\": \"float\"", 10);
+    IC_CHECK_MSG(d != f, "float and double gave the same state: the key did not reach the sweep");
+    IC_CHECK(runHash(", \"workers\": 2, \"simd\": \"scalar\"", 10) == d);
+    IC_CHECK(runHash(", \"precision\": \"float\", \"workers\": 2", 10) == f);
+    IC_CHECK(runHash(", \"precision\": \"float\", \"simd\": \"avx2\", \"workers\": 3", 10) == f);
+    IC_CHECK(runHash(", \"precision\": \"float\", \"simd\": \"scalar\"", 10) == f);
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}
