@@ -3,7 +3,7 @@
 // projections vs standard FEM at nu = 0.45 / 0.499, the plate squeeze (Fig. 6), and seconds
 // per frame split into elastic, pressure and contact time.
 // Usage: bench_incompressible drop [cells] [seconds] [csv]  |  plates [cells] [csv]  |
-//        timing [cells] [frames]
+//        timing [cells] [frames] [workers] [steps per frame]   (2 workers, 10 steps unless told)
 #define _POSIX_C_SOURCE 200809L
 #include "isochor/incompressible.h"
 #include "isochor/mesh.h"
@@ -12,15 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { VARIANT_ONE_RING, VARIANT_NU045, VARIANT_NU0499 };
 static const char *const s_names[] = {"one-ring", "fem nu=0.45", "fem nu=0.499"};
 
 static const double R = 0.1, MU = 2e4, FPS = 24;
 
-static icWorld *makeSphere(int cells, int variant, double height, bool gravity) {
+static icWorld *makeSphere(int cells, int variant, double height, bool gravity, int workers) {
     icWorldDef wd = icDefaultWorldDef();
     wd.solver = IC_SOLVER_INCOMPRESSIBLE;
+    wd.workerCount = workers;
     if (!gravity) wd.gravity = icVec3_Make(0, 0, 0);
     wd.health.policy = IC_HEALTH_OFF;
     icWorld *w = icCreateWorld(&wd);
@@ -40,6 +42,8 @@ static icWorld *makeSphere(int cells, int variant, double height, bool gravity) 
     d.volumetricScale = variant == VARIANT_ONE_RING ? 0 : 1;
     d.recoveryTime = 1.0 / (5 * FPS);
     if (getenv("IC_SOLVER_CG")) d.pressure.solver = IC_PRESSURE_CG;
+    // IC_MAX_STEP_MOTION=0 turns the adaptive (CFL) substeps off, for comparisons.
+    if (getenv("IC_MAX_STEP_MOTION")) d.maxStepMotion = atof(getenv("IC_MAX_STEP_MOTION"));
     icWorld_SetIncompressibleDef(w, &d);
     return w;
 }
@@ -60,7 +64,7 @@ static int drop(int cells, double seconds, FILE *csv) {
     if (csv) fprintf(csv, "t,one_ring,nu045,nu0499\n");
     double *err = calloc((size_t)steps * 3, sizeof(double));
     for (int variant = 0; variant < 3; ++variant) {
-        icWorld *w = makeSphere(cells, variant, 2.5 * R, true);
+        icWorld *w = makeSphere(cells, variant, 2.5 * R, true, 1);
         if (!w) return 1;
         icPlaneDef pd = icDefaultPlaneDef();
         icWorld_AddPlane(w, &pd);
@@ -100,7 +104,7 @@ static int drop(int cells, double seconds, FILE *csv) {
 // both force solves.
 static int plates(int cells, FILE *csv) {
     const double dt = 1.0 / 2000, speed = 0.1; // plates meet at t = 1 s
-    icWorld *w = makeSphere(cells, VARIANT_ONE_RING, 0, false);
+    icWorld *w = makeSphere(cells, VARIANT_ONE_RING, 0, false, 1);
     if (!w) return 1;
     icIncompressibleDef d = icWorld_GetIncompressibleDef(w);
     d.recoveryTime = 0;
@@ -139,15 +143,19 @@ static int plates(int cells, FILE *csv) {
     return 0;
 }
 
-static int timing(int cells, int frames) {
-    icWorld *w = makeSphere(cells, VARIANT_ONE_RING, 2.5 * R, true);
+static int timing(int cells, int frames, int workers, int stepsPerFrame) {
+    icWorld *w = makeSphere(cells, VARIANT_ONE_RING, 2.5 * R, true, workers);
     if (!w) return 1;
     icPlaneDef pd = icDefaultPlaneDef();
     icWorld_AddPlane(w, &pd);
-    const int stepsPerFrame = 10;
     const double dt = 1.0 / (FPS * stepsPerFrame);
     double el = 0, pr = 0, co = 0, tot = 0;
-    int its = 0;
+    int its = 0, forceIts = 0, substeps = 0, inverted = 0;
+    double maxVolumeError = 0;
+    // CPU time of all threads: on a busy machine, with one worker, close to what the frame
+    // would take on an idle core (the wall-clock split below is what the solver measured).
+    struct timespec c0, c1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     for (int f = 0; f < frames; ++f)
         for (int s = 0; s < stepsPerFrame; ++s) {
             icStepStats st;
@@ -158,12 +166,22 @@ static int timing(int cells, int frames) {
             co += is.contactMs;
             tot += is.totalMs;
             its += is.positionIterations + is.velocityIterations;
+            forceIts += is.forceIterations;
+            substeps += st.substeps;
+            inverted = st.invertedTets > inverted ? st.invertedTets : inverted;
+            maxVolumeError = fmax(maxVolumeError, fabs(icWorld_GetVolumeRatio(w) - 1));
         }
-    printf("timing tets %d, %d steps/frame: %.3f s/frame (elastic %.3f, pressure %.3f, contact "
-           "%.3f), pressure its/step %.1f, volume error %.3f %%\n",
-           icWorld_GetTetCount(w), stepsPerFrame, tot / frames / 1e3, el / frames / 1e3,
-           pr / frames / 1e3, co / frames / 1e3, (double)its / (frames * stepsPerFrame),
-           100 * (icWorld_GetVolumeRatio(w) - 1));
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
+    printf("timing tets %d, %d steps/frame, %d workers: %.3f s/frame (elastic %.3f, pressure "
+           "%.3f, contact %.3f; cpu %.3f s/frame), substeps/step %.2f, pressure its/step %.1f, "
+           "force CG its/step %.1f, volume error %.3f %% (max %.3f %%), inverted tets %d, height "
+           "%.4f m\n",
+           icWorld_GetTetCount(w), stepsPerFrame, workers, tot / frames / 1e3, el / frames / 1e3,
+           pr / frames / 1e3, co / frames / 1e3, cpu / frames,
+           (double)substeps / (frames * stepsPerFrame), (double)its / (frames * stepsPerFrame),
+           (double)forceIts / (frames * stepsPerFrame), 100 * (icWorld_GetVolumeRatio(w) - 1),
+           100 * maxVolumeError, inverted, height(w));
     icDestroyWorld(w);
     return 0;
 }
@@ -183,7 +201,9 @@ int main(int argc, char **argv) {
         if (csv) fclose(csv);
         return r;
     }
-    if (strcmp(mode, "timing") == 0) return timing(cells, argc > 3 ? atoi(argv[3]) : 2);
+    if (strcmp(mode, "timing") == 0)
+        return timing(cells, argc > 3 ? atoi(argv[3]) : 2, argc > 4 ? atoi(argv[4]) : 2,
+                      argc > 5 ? atoi(argv[5]) : 10);
     fprintf(stderr, "usage: bench_incompressible drop|plates|timing [cells] ...\n");
     return 2;
 }

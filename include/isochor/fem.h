@@ -107,6 +107,9 @@ typedef struct icFemModel {
     icMaterial *materials; ///< (materialCount)
     int *tetMaterial;      ///< (tetCount) index into materials
     icReal *mass;          ///< (vertexCount) lumped: rho W / 4 from each tet, kg
+    /// Internal (src/fem/tangent.c): the workers and the assembled stiffness of the
+    /// threaded kernels; NULL until attached (icFemModel_SetPool). Freed with the model.
+    struct icFemThreads *threads;
 } icFemModel;
 
 /// Builds the model from rest positions (vertexCount x 3) and tets (tetCount x 4). Tets with

@@ -58,6 +58,12 @@ icResult icFemPattern_Create(icFemPattern *pattern, const icFemModel *model) {
                     ++count;
                 }
             }
+            // A vertex in no tet (allowed by icFemModel_CreateEx) keeps its diagonal block.
+            if (mark[v] != v + pass * nv) {
+                mark[v] = v + pass * nv;
+                if (row) row[count] = v;
+                ++count;
+            }
             if (pass == 0)
                 rowStart[v + 1] = count;
             else

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Inline per-tet gather/scatter helpers shared by the mesh-level FEM kernels.
+// Internal FEM declarations: threaded tangent kernels and per-tet gather/scatter helpers.
 #pragma once
 
+#include "core/pool.h"
 #include "isochor/fem.h"
 
 /// icFemModel_Create that optionally accepts vertices no tet uses (mass 0); the world
@@ -10,6 +11,24 @@ icResult icFemModel_CreateEx(icFemModel *model, int vertexCount, const icReal *r
                              int tetCount, const int *tets, int materialCount,
                              const icMaterial *materials, const int *tetMaterial,
                              bool allowIsolated, icDiagnostic *diag);
+
+/// Attaches workers to the model's threaded kernels (icFem_Evaluate, icFem_TangentProduct,
+/// icFem_TangentDiagonal; pool NULL: the caller's thread only) and, the first time, builds
+/// what they share: the upper-block pattern of K and each tet's destinations in it. Each
+/// worker owns a vertex range and sums into it in a fixed order, so any worker count gives
+/// the same bits. IC_ERR_OUT_OF_MEMORY.
+icResult icFemModel_SetPool(icFemModel *model, icPool *pool);
+void icFemThreads_Destroy(struct icFemThreads *threads);
+/// One threaded pass over the tets at x: adds the elastic forces to f (may be NULL) and,
+/// with tangent, assembles the stiffness K (from projected Hessians with project) that the
+/// two functions below use. Needs icFemModel_SetPool.
+void icFem_Evaluate(const icFemModel *model, const icReal *x, icReal *f, bool tangent,
+                    bool project);
+/// out = stiffnessScale K w + massScale M w with the K of the last icFem_Evaluate.
+void icFem_TangentProduct(const icFemModel *model, icReal stiffnessScale, icReal massScale,
+                          const icReal *w, icReal *out);
+/// 3x3 diagonal blocks of that K (vertexCount x 9, column-major).
+void icFem_TangentDiagonal(const icFemModel *model, icReal *diagBlocks);
 
 /// F of tet t at positions x (vertexCount x 3): Ds Q (spec 1.2).
 static inline icMat3 icFem_TetF(const icFemModel *model, const icReal *x, int t) {

@@ -35,6 +35,14 @@ icMat3 icCorotated_Differential(const icMaterial *m, const icSvd3 *svd, icMat3 d
 void icCorotated_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out);
 /// Exact (project false) or projected Hessian from the SVD, in closed form.
 void icCorotated_Hessian(const icMaterial *m, const icSvd3 *svd, bool project, icReal h[81]);
+/// The element stiffness of that Hessian (icTet_StiffnessBlocks, up to rounding) in rank-one
+/// form: the ten blocks (a, b), a <= b < 4, row by row: (0,0) (0,1) (0,2) (0,3) (1,1) ...
+void icCorotated_TetBlocks(const icMaterial *m, const icSvd3 *svd, bool project,
+                           const icTetRest *rest, icReal blocks[10][9]);
+/// The same for four tets of one material at once (AVX2 where the CPU has it), each getting
+/// the bits icCorotated_TetBlocks gives it.
+void icCorotated_TetBlocks4(const icMaterial *m, const icSvd3 svd[4], bool project,
+                            const icTetRest *const rest[4], icReal blocks[4][10][9]);
 
 // Neo-Hookean with log J (spec 2.4), evaluated at an F with J > 0 (callers clamp first).
 icReal icNeoHookean_Energy(const icMaterial *m, icMat3 F);

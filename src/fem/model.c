@@ -10,6 +10,7 @@ void icFemModel_Destroy(icFemModel *model) {
     icFree(model->materials);
     icFree(model->tetMaterial);
     icFree(model->mass);
+    icFemThreads_Destroy(model->threads);
     memset(model, 0, sizeof *model);
 }
 

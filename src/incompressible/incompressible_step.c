@@ -387,8 +387,8 @@ static void filterContacts(const icIncompressibleCache *c, const icReal *base, i
 // V(y)) / dt at the newest end positions y with the same constraints, until
 // every ring is within positionTolerance of its goal. Leaves the end positions
 // in c->xnew and the position velocity in c->vstar.
-static icResult correctPositions(icIncompressibleCache *c, const icReal *x, icReal dt,
-                                 icIncompressibleStats *st) {
+static icResult correctPositions(icIncompressibleCache *c, const icObstacleSet *obstacles,
+                                 const icReal *x, icReal t1, icReal dt, icIncompressibleStats *st) {
     const icIncompressibleDef *d = &c->def;
     int n = c->n;
     if (!c->goal) {
@@ -416,8 +416,18 @@ static icResult correctPositions(icIncompressibleCache *c, const icReal *x, icRe
         // Pairs that crossed or came too close move back apart; the next Newton
         // iteration then restores the volume this takes, with the pairs
         // constrained.
-        if (c->pairs.count > 0 &&
-            icRepulsion_ProjectPositions(&c->pairs, c->invMass, d->proximity, 4, c->xnew) > 0)
+        bool moved = c->pairs.count > 0 && icRepulsion_ProjectPositions(
+                                               &c->pairs, c->invMass, d->proximity, 4, c->xnew) > 0;
+        // Vertices the pressure pushed into an obstacle join the constraints (an active set
+        // grown once per iteration); otherwise the push-out of step 5 would undo the volume.
+        if (icObstacles_AddPenetrations(obstacles, n, c->mask, c->xnew, t1, dt, c->predictNormal,
+                                        c->push) > 0) {
+            icResult r = fillConstraints(
+                c, c->predictNormal, c->pairs.count > 0 ? c->pairActive : NULL, &c->positionSet);
+            if (r != IC_OK) return r;
+            moved = true;
+        }
+        if (moved)
             for (int k = 0; k < 3 * n; ++k) c->vstar[k] = (c->xnew[k] - x[k]) / dt;
         if (it >= d->positionNewtonIterations) break;
         icOneRing_Volumes(c->xnew, n, c->tets, c->T, c->ring);
@@ -614,7 +624,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     // positions.
     double tp = nowMs();
     if (d->projections) {
-        if ((r = correctPositions(c, s->x, dt, &st)) != IC_OK) return r;
+        if ((r = correctPositions(c, &obstacles, s->x, t1, dt, &st)) != IC_OK) return r;
     } else {
         for (int k = 0; k < 3 * n; ++k) c->xnew[k] = s->x[k] + dt * c->vstar[k];
     }

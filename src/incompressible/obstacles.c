@@ -107,6 +107,23 @@ int icObstacles_PredictContacts(const icObstacleSet *set, int n, const unsigned 
     return count;
 }
 
+int icObstacles_AddPenetrations(const icObstacleSet *set, int n, const unsigned char *mask,
+                                icReal *xend, icReal t1, icReal dt, icVec3 *normal, icReal *push) {
+    int added = 0;
+    if (!icObstacles_Any(set)) return 0;
+    for (int i = 0; i < n; ++i) {
+        if (!isFree(mask, i) || icVec3_LengthSquared(normal[i]) > 0) continue;
+        icVec3 x = icVec3_Load(xend, i);
+        icObstacleHit hit;
+        if (!icObstacles_Query(set, x, t1, dt, 0, &hit)) continue;
+        icVec3_Store(xend, i, icVec3_Add(x, icVec3_Scale(-hit.distance, hit.normal)));
+        normal[i] = hit.normal;
+        push[i] = -hit.distance / dt;
+        ++added;
+    }
+    return added;
+}
+
 int icObstacles_Collide(const icObstacleSet *set, int n, const unsigned char *mask,
                         const icVec3 *predicted, const icReal *push, icReal *xnew, icReal *vn,
                         icReal t1, icReal dt, icVec3 *normal) {

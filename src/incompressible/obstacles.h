@@ -39,6 +39,11 @@ bool icObstacles_Any(const icObstacleSet *set);
 int icObstacles_PredictContacts(const icObstacleSet *set, int n, const unsigned char *mask,
                                 const icReal *x, icReal *v, icReal t1, icReal dt,
                                 const icVec3 *prevNormal, icVec3 *normal, icReal *push);
+/// Active-set growth inside the Newton iterations of eq. 1: a free vertex without a
+/// constraint yet (normal zero) that the correction moved into an obstacle is put back on
+/// its surface in xend and gets a constraint normal and push. Returns how many were added.
+int icObstacles_AddPenetrations(const icObstacleSet *set, int n, const unsigned char *mask,
+                                icReal *xend, icReal t1, icReal dt, icVec3 *normal, icReal *push);
 /// Step 5 of seed 003: vertices of xnew inside obstacles are moved to the
 /// surface; their time-n velocities vn stop approaching (inelastic) and lose
 /// tangential speed by Coulomb friction on the normal change plus the predicted

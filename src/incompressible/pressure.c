@@ -9,6 +9,10 @@
 #include <math.h>
 #include <string.h>
 
+// Vertices (or tets) per range of the parallel loops (small systems stay on one thread: their
+// operators are too short to share on a busy machine); tets per entry of blockFirst/Last.
+enum { IC_PRESSURE_MIN_RANGE = 2048, IC_PRESSURE_TET_BLOCK = 32 };
+
 struct icPressureSystem {
     int n, tetCount;
     int *tets;            ///< (tetCount x 4)
@@ -20,14 +24,17 @@ struct icPressureSystem {
     icReal *scale;        ///< (n) MINRES scaling: diag^-1/2 (or 1), 0 on inactive rows
     icReal *invDiag;      ///< (n) CG preconditioner, 0 on inactive rows
     icReal *u;            ///< (n x 3) scratch
-    icReal *p;            ///< (n) scratch
     icReal *rhs;          ///< (n) scratch
     icReal *work;         ///< (8n) Krylov scratch
-    icVec3 *acc;          ///< (n) diagonal scratch
-    int *mark;            ///< (n)
+    int *blockFirst;      ///< (tet blocks) smallest vertex of each block of 32 tets
+    int *blockLast;       ///< (tet blocks) largest
+    icVec3 *acc;          ///< (n x workers) diagonal scratch, one set per worker
+    int *mark;            ///< (n x workers)
+    int scratchSets;      ///< worker sets in acc and mark
     const icConstraintSet *constraints; ///< of the solve in progress
     int sweeps;
     icPool *pool;         ///< workers of the operators (NULL: serial)
+    const icReal *tetX;   ///< positions of the Setup in progress
 };
 
 icPressureDef icDefaultPressureDef(void) {
@@ -52,9 +59,10 @@ void icDestroyPressureSystem(icPressureSystem *s) {
     icFree(s->scale);
     icFree(s->invDiag);
     icFree(s->u);
-    icFree(s->p);
     icFree(s->rhs);
     icFree(s->work);
+    icFree(s->blockFirst);
+    icFree(s->blockLast);
     icFree(s->acc);
     icFree(s->mark);
     icFree(s);
@@ -79,14 +87,17 @@ icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int t
     s->scale = IC_ALLOC_ZERO(icReal, n);
     s->invDiag = IC_ALLOC_ZERO(icReal, n);
     s->u = IC_ALLOC(icReal, 3 * n);
-    s->p = IC_ALLOC(icReal, n);
     s->rhs = IC_ALLOC(icReal, n);
     s->work = IC_ALLOC(icReal, 8 * n);
+    size_t blocks = (T + IC_PRESSURE_TET_BLOCK - 1) / IC_PRESSURE_TET_BLOCK;
+    s->blockFirst = IC_ALLOC(int, blocks);
+    s->blockLast = IC_ALLOC(int, blocks);
     s->acc = IC_ALLOC(icVec3, n);
     s->mark = IC_ALLOC(int, n);
+    s->scratchSets = 1;
     if (!s->tets || !s->invMass || !s->ringStart || !s->ringTets || !s->g || !s->diag ||
-        !s->scale || !s->invDiag || !s->u || !s->p || !s->rhs || !s->work || !s->acc ||
-        !s->mark) {
+        !s->scale || !s->invDiag || !s->u || !s->rhs || !s->work || !s->blockFirst ||
+        !s->blockLast || !s->acc || !s->mark) {
         icDestroyPressureSystem(s);
         return NULL;
     }
@@ -98,13 +109,45 @@ icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int t
     for (int t = 0; t < tetCount; ++t)
         for (int a = 0; a < 4; ++a) s->ringTets[s->mark[tets[4 * t + a]]++] = t;
     for (size_t v = 0; v < n; ++v) s->mark[v] = -1;
+    for (size_t b = 0; b < blocks; ++b) {
+        int lo = vertexCount, hi = -1;
+        size_t k1 = 4 * IC_PRESSURE_TET_BLOCK * (b + 1) < 4 * T ? 4 * IC_PRESSURE_TET_BLOCK * (b + 1)
+                                                                 : 4 * T;
+        for (size_t k = 4 * IC_PRESSURE_TET_BLOCK * b; k < k1; ++k) {
+            lo = tets[k] < lo ? tets[k] : lo;
+            hi = tets[k] > hi ? tets[k] : hi;
+        }
+        s->blockFirst[b] = lo;
+        s->blockLast[b] = hi;
+    }
     return s;
 }
 
-void icPressureSystem_SetPool(icPressureSystem *s, icPool *pool) { s->pool = pool; }
+void icPressureSystem_SetPool(icPressureSystem *s, icPool *pool) {
+    int sets = icPool_WorkerCount(pool);
+    if (sets > s->scratchSets) {
+        // One diagonal scratch per worker: the rows are independent but share marks.
+        icVec3 *acc = IC_ALLOC(icVec3, (size_t)s->n * (size_t)sets);
+        int *mark = IC_ALLOC(int, (size_t)s->n * (size_t)sets);
+        if (!acc || !mark) {
+            icFree(acc);
+            icFree(mark);
+            s->pool = NULL; // stay serial rather than fail
+            return;
+        }
+        for (size_t i = 0; i < (size_t)s->n * (size_t)sets; ++i) mark[i] = -1;
+        icFree(s->acc);
+        icFree(s->mark);
+        s->acc = acc;
+        s->mark = mark;
+        s->scratchSets = sets;
+    }
+    s->pool = pool;
+}
 
 // spec 1.7 step 3: A_kk = sum_j |J[k][j]|^2_{M^-1}, the blocks summed over tets first.
-static icReal diagonalEntry(icPressureSystem *s, int k) {
+// mark and acc are the calling worker's scratch (mark all -1 on entry and exit).
+static icReal diagonalEntry(const icPressureSystem *s, int k, int *mark, icVec3 *acc) {
     int touched[512];
     int count = 0;
     icReal overflow = 0;
@@ -113,38 +156,54 @@ static icReal diagonalEntry(icPressureSystem *s, int k) {
         for (int a = 0; a < 4; ++a) {
             int j = s->tets[4 * t + a];
             icVec3 ga = icVec3_Scale(0.25, icVec3_Load(s->g + 12 * t, a));
-            if (s->mark[j] < 0) {
+            if (mark[j] < 0) {
                 if (count == (int)(sizeof touched / sizeof touched[0])) {
                     // Pathological valence: an upper bound keeps the scaling SPD.
                     const icReal *w = s->invMass + 3 * j;
                     overflow += 4 * (ga.x * ga.x * w[0] + ga.y * ga.y * w[1] + ga.z * ga.z * w[2]);
                     continue;
                 }
-                s->mark[j] = count;
+                mark[j] = count;
                 touched[count++] = j;
-                s->acc[j] = icVec3_Make(0, 0, 0);
+                acc[j] = icVec3_Make(0, 0, 0);
             }
-            s->acc[j] = icVec3_Add(s->acc[j], ga);
+            acc[j] = icVec3_Add(acc[j], ga);
         }
     }
     icReal sum = overflow;
     for (int i = 0; i < count; ++i) {
         int j = touched[i];
         const icReal *w = s->invMass + 3 * j;
-        icVec3 b = s->acc[j];
+        icVec3 b = acc[j];
         sum += b.x * b.x * w[0] + b.y * b.y * w[1] + b.z * b.z * w[2];
-        s->mark[j] = -1;
+        mark[j] = -1;
     }
     return sum;
 }
 
+static void gradientTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    const icPressureSystem *s = context;
+    icOneRing_Gradients(s->tetX, s->tets + 4 * (size_t)start, end - start,
+                        s->g + 12 * (size_t)start);
+}
+
+static void diagonalTask(int start, int end, int worker, void *context) {
+    icPressureSystem *s = context;
+    int set = worker < s->scratchSets ? worker : 0;
+    int *mark = s->mark + (size_t)set * (size_t)s->n;
+    icVec3 *acc = s->acc + (size_t)set * (size_t)s->n;
+    for (int k = start; k < end; ++k) s->diag[k] = diagonalEntry(s, k, mark, acc);
+}
+
 void icPressureSystem_Setup(icPressureSystem *s, const icReal *x) {
-    icOneRing_Gradients(x, s->tets, s->tetCount, s->g);
+    s->tetX = x;
+    icPool_ParallelFor(s->pool, gradientTask, s->tetCount, IC_PRESSURE_MIN_RANGE, s);
+    s->tetX = NULL;
+    icPool_ParallelFor(s->pool, diagonalTask, s->n, IC_PRESSURE_MIN_RANGE, s);
     icReal maxDiag = 0;
-    for (int k = 0; k < s->n; ++k) {
-        s->diag[k] = diagonalEntry(s, k);
+    for (int k = 0; k < s->n; ++k)
         if (s->diag[k] > maxDiag) maxDiag = s->diag[k];
-    }
     // spec 4.2: drop rows whose ring has no free vertex (A_kk = 0, up to round-off).
     icReal floor = 1e-14 * maxDiag;
     for (int k = 0; k < s->n; ++k) {
@@ -154,22 +213,160 @@ void icPressureSystem_Setup(icPressureSystem *s, const icReal *x) {
     }
 }
 
+// ---------------------------------------------------------------------------------------
+// J^T and J by vertex ranges: each range is owned by one worker, which walks the tets
+// touching it in tet order and adds into its own vertices only. Every sum is then the one of
+// the serial scatters (icOneRing_DivergenceTranspose / icOneRing_Divergence), in their
+// order, whatever the ranges: any worker count gives their bits. Tets touching two ranges
+// are read by both; with vertices numbered in space order that is a thin layer.
+
+typedef struct operatorPass {
+    icPressureSystem *s;
+    const icReal *in;
+    icReal *out;
+    bool maskIn;  ///< read in[k] as 0 on inactive rows (and zero those rows of out)
+    int chunks;
+} operatorPass;
+
+static void chunkRange(const operatorPass *op, int chunk, int *v0, int *v1) {
+    *v0 = (int)((int64_t)op->s->n * chunk / op->chunks);
+    *v1 = (int)((int64_t)op->s->n * (chunk + 1) / op->chunks);
+}
+
+// The vertices of tet t inside [v0, v1) as bits 0..3 (all four when the block is inside).
+static inline unsigned ownedCorners(const int *tv, int v0, int v1, bool inside) {
+    if (inside) return 15u;
+    return (unsigned)(tv[0] >= v0 && tv[0] < v1) | (unsigned)(tv[1] >= v0 && tv[1] < v1) << 1 |
+           (unsigned)(tv[2] >= v0 && tv[2] < v1) << 2 | (unsigned)(tv[3] >= v0 && tv[3] < v1) << 3;
+}
+
+// out = M^-1 J^T p (spec 1.4, 1.6): u_a += s_t g_{t,a}, s_t the tet-averaged pressure.
+static void gradientChunkTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    const operatorPass *op = context;
+    const icPressureSystem *s = op->s;
+    const icReal *p = op->in, *invDiag = s->invDiag;
+    int blocks = (s->tetCount + IC_PRESSURE_TET_BLOCK - 1) / IC_PRESSURE_TET_BLOCK;
+    for (int chunk = start; chunk < end; ++chunk) {
+        int v0, v1;
+        chunkRange(op, chunk, &v0, &v1);
+        icReal *out = op->out;
+        memset(out + 3 * (size_t)v0, 0, sizeof(icReal) * 3 * (size_t)(v1 - v0));
+        for (int b = 0; b < blocks; ++b) {
+            if (s->blockLast[b] < v0 || s->blockFirst[b] >= v1) continue;
+            int t1 = (b + 1) * IC_PRESSURE_TET_BLOCK < s->tetCount ? (b + 1) * IC_PRESSURE_TET_BLOCK
+                                                                    : s->tetCount;
+            bool inside = s->blockFirst[b] >= v0 && s->blockLast[b] < v1;
+            for (int t = b * IC_PRESSURE_TET_BLOCK; t < t1; ++t) {
+                const int *tv = s->tets + 4 * (size_t)t;
+                unsigned owned = ownedCorners(tv, v0, v1, inside);
+                if (!owned) continue;
+                icReal p0 = p[tv[0]], p1 = p[tv[1]], p2 = p[tv[2]], p3 = p[tv[3]];
+                if (op->maskIn) {
+                    p0 = invDiag[tv[0]] > 0 ? p0 : 0.0;
+                    p1 = invDiag[tv[1]] > 0 ? p1 : 0.0;
+                    p2 = invDiag[tv[2]] > 0 ? p2 : 0.0;
+                    p3 = invDiag[tv[3]] > 0 ? p3 : 0.0;
+                }
+                icReal st = 0.25 * (p0 + p1 + p2 + p3);
+                const icReal *gt = s->g + 12 * (size_t)t;
+                if (owned == 15u) {
+                    for (int a = 0; a < 4; ++a) {
+                        icReal *o = out + 3 * (size_t)tv[a];
+                        o[0] += st * gt[3 * a];
+                        o[1] += st * gt[3 * a + 1];
+                        o[2] += st * gt[3 * a + 2];
+                    }
+                    continue;
+                }
+                for (int a = 0; a < 4; ++a) {
+                    if (!(owned >> a & 1u)) continue;
+                    icReal *o = out + 3 * (size_t)tv[a];
+                    o[0] += st * gt[3 * a];
+                    o[1] += st * gt[3 * a + 1];
+                    o[2] += st * gt[3 * a + 2];
+                }
+            }
+        }
+        for (int i = 3 * v0; i < 3 * v1; ++i) out[i] *= s->invMass[i];
+    }
+}
+
+// out = J u (spec 1.3): r_t = 1/4 sum_a g_{t,a} . u_a added to the four vertices.
+static void divergenceChunkTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    const operatorPass *op = context;
+    const icPressureSystem *s = op->s;
+    const icReal *u = op->in;
+    int blocks = (s->tetCount + IC_PRESSURE_TET_BLOCK - 1) / IC_PRESSURE_TET_BLOCK;
+    for (int chunk = start; chunk < end; ++chunk) {
+        int v0, v1;
+        chunkRange(op, chunk, &v0, &v1);
+        icReal *out = op->out;
+        memset(out + v0, 0, sizeof(icReal) * (size_t)(v1 - v0));
+        for (int b = 0; b < blocks; ++b) {
+            if (s->blockLast[b] < v0 || s->blockFirst[b] >= v1) continue;
+            int t1 = (b + 1) * IC_PRESSURE_TET_BLOCK < s->tetCount ? (b + 1) * IC_PRESSURE_TET_BLOCK
+                                                                    : s->tetCount;
+            bool inside = s->blockFirst[b] >= v0 && s->blockLast[b] < v1;
+            for (int t = b * IC_PRESSURE_TET_BLOCK; t < t1; ++t) {
+                const int *tv = s->tets + 4 * (size_t)t;
+                unsigned owned = ownedCorners(tv, v0, v1, inside);
+                if (!owned) continue;
+                const icReal *gt = s->g + 12 * (size_t)t;
+                icReal r = 0;
+                for (int a = 0; a < 4; ++a) {
+                    const icReal *va = u + 3 * tv[a];
+                    r += gt[3 * a] * va[0] + gt[3 * a + 1] * va[1] + gt[3 * a + 2] * va[2];
+                }
+                r *= 0.25;
+                if (owned == 15u) {
+                    out[tv[0]] += r;
+                    out[tv[1]] += r;
+                    out[tv[2]] += r;
+                    out[tv[3]] += r;
+                    continue;
+                }
+                for (int a = 0; a < 4; ++a)
+                    if (owned >> a & 1u) out[tv[a]] += r;
+            }
+        }
+        if (op->maskIn)
+            for (int k = v0; k < v1; ++k)
+                if (!(s->invDiag[k] > 0)) out[k] = 0;
+    }
+}
+
+static int chunkCount(const icPressureSystem *s) {
+    int chunks = icPool_WorkerCount(s->pool);
+    return s->n < chunks * IC_PRESSURE_MIN_RANGE ? 1 : chunks;
+}
+
+// out = J u (n); with maskIn, zero on inactive rows.
+static void divergence(icPressureSystem *s, const icReal *u, bool maskOut, icReal *out) {
+    operatorPass op = {s, u, out, maskOut, chunkCount(s)};
+    icPool_ParallelFor(s->pool, divergenceChunkTask, op.chunks, 1, &op);
+}
+
+// dv = Pi M^-1 J^T phat, phat read as 0 on inactive rows when maskIn.
+static void correction(icPressureSystem *s, const icConstraintSet *constraints, int sweeps,
+                       const icReal *phat, bool maskIn, icReal *dv) {
+    operatorPass op = {s, phat, dv, maskIn, chunkCount(s)};
+    icPool_ParallelFor(s->pool, gradientChunkTask, op.chunks, 1, &op);
+    icConstraintSet_Project(constraints, s->invMass, sweeps, dv);
+}
+
 // dv = Pi M^-1 J^T p (spec 1.6 first half).
 void icPressureSystem_Correction(icPressureSystem *s, const icConstraintSet *constraints,
                                  int sweeps, const icReal *phat, icReal *dv) {
-    icOneRing_DivergenceTranspose(s->g, s->tets, s->tetCount, s->n, phat, dv);
-    for (int i = 0; i < 3 * s->n; ++i) dv[i] *= s->invMass[i];
-    icConstraintSet_Project(constraints, s->invMass, sweeps, dv);
+    correction(s, constraints, sweeps, phat, false, dv);
 }
 
 // y = J Pi M^-1 J^T x on the active unknowns (spec 1.6).
 static void pressureOperator(void *context, const icReal *x, icReal *y) {
     icPressureSystem *s = context;
-    for (int k = 0; k < s->n; ++k) s->p[k] = s->invDiag[k] > 0 ? x[k] : 0.0;
-    icPressureSystem_Correction(s, s->constraints, s->sweeps, s->p, s->u);
-    icOneRing_Divergence(s->g, s->tets, s->tetCount, s->n, s->u, y);
-    for (int k = 0; k < s->n; ++k)
-        if (!(s->invDiag[k] > 0)) y[k] = 0;
+    correction(s, s->constraints, s->sweeps, x, true, s->u);
+    divergence(s, s->u, true, y);
 }
 
 int icPressureSystem_Solve(icPressureSystem *s, const icConstraintSet *constraints,
@@ -242,7 +439,7 @@ int icPressureSystem_ProjectVelocity(icPressureSystem *s, const icConstraintSet 
     int it = -1;
     if (b && ph && dv) {
         // eq. 2: A phat = -J w; consistent because range(A) = range(J).
-        icOneRing_Divergence(s->g, s->tets, s->tetCount, s->n, v, b);
+        divergence(s, v, false, b);
         icReal scale = 0;
         for (int k = 0; k < s->n; ++k) {
             b[k] = -b[k];
@@ -267,7 +464,7 @@ int icPressureSystem_CorrectPositions(icPressureSystem *s, const icConstraintSet
     icReal *dv = IC_ALLOC(icReal, 3 * (size_t)s->n);
     int it = -1;
     if (b && ph && dv) {
-        icOneRing_Divergence(s->g, s->tets, s->tetCount, s->n, w, b);
+        divergence(s, w, false, b);
         for (int k = 0; k < s->n; ++k) {
             icReal e = targetVolumes[k] - ringVolumes[k];
             // spec 2.2: no ring recovers faster than its whole volume per Dtau.

@@ -173,8 +173,9 @@ static icResult readPins(const icSceneReader *r, const cJSON *item, const char *
 
 static icResult readBody(const icSceneReader *r, const cJSON *item, const char *path,
                          icScene *scene, int index, icSceneBones *bones) {
-    static const char *const keys[] = {"mesh", "material", "translate", "velocity", "scramble",
-                                       "pin", "bones", "attach", "render_surface", NULL};
+    static const char *const keys[] = {"mesh",  "material", "rotate", "translate",
+                                       "velocity", "scramble", "pin",    "bones",
+                                       "attach", "render_surface", NULL};
     icResult e;
     if ((e = icSceneReader_CheckObject(r, item, path, keys)) != IC_OK) return e;
     icSceneBody *body = &scene->bodies[index];
@@ -186,6 +187,16 @@ static icResult readBody(const icSceneReader *r, const cJSON *item, const char *
     if (material) {
         icJsonPath p = icJsonPath_Key(path, "material");
         if ((e = readMaterial(r, material, p.text, &def)) != IC_OK) return e;
+    }
+    icVec3 axis = icVec3_Make(0, 1, 0);
+    icReal degrees = 0;
+    if ((e = icScene_ReadRotate(r, item, path, &axis, &degrees)) != IC_OK) return e;
+    if (!(icVec3_Length(axis) > 0)) {
+        const cJSON *rotate = cJSON_GetObjectItemCaseSensitive(item, "rotate");
+        return icSceneReader_Fail(r, IC_ERR_BAD_VALUE,
+                                  cJSON_GetObjectItemCaseSensitive(rotate, "axis"),
+                                  icJsonPath_Key(path, "rotate.axis").text,
+                                  "the rotation axis must have a length > 0");
     }
     if ((e = icSceneReader_Vec3(r, item, path, "translate", false, &def.translation)) != IC_OK)
         return e;
@@ -226,6 +237,12 @@ static icResult readBody(const icSceneReader *r, const cJSON *item, const char *
     e = icScene_IsTissueMesh(meshItem) ? icScene_ReadTissueMesh(r, meshItem, meshPath.text, bones, &mesh)
                                        : icScene_ReadMesh(r, meshItem, meshPath.text, &mesh);
     if (e != IC_OK) return e;
+    // "rotate" turns the mesh about the origin of its own coordinates, before "translate".
+    if (degrees != 0) {
+        icMat3 R = icMat3_Rotation(icVec3_Normalize(axis), degrees * (3.14159265358979323846 / 180));
+        for (int v = 0; v < mesh.vertexCount; ++v)
+            icVec3_Store(mesh.positions, v, icMat3_MulVec(R, icVec3_Load(mesh.positions, v)));
+    }
 
     icDiagnostic bodyDiag;
     memset(&bodyDiag, 0, sizeof bodyDiag);

@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-static icResult readRotate(const icSceneReader *r, const cJSON *obj, const char *path,
-                           icVec3 *axis, icReal *degrees) {
+icResult icScene_ReadRotate(const icSceneReader *r, const cJSON *obj, const char *path,
+                            icVec3 *axis, icReal *degrees) {
     const cJSON *rotate = cJSON_GetObjectItemCaseSensitive(obj, "rotate");
     if (!rotate) return IC_OK;
     static const char *const keys[] = {"axis", "degrees", NULL};
@@ -50,7 +50,7 @@ icResult icScene_ReadTrack(const icSceneReader *r, const cJSON *item, const char
             (e = icSceneReader_Require(r, k, kp.text, "time", &member)) != IC_OK ||
             (e = icSceneReader_Number(r, k, kp.text, "time", IC_RANGE_ANY, &key->time)) != IC_OK ||
             (e = icSceneReader_Vec3(r, k, kp.text, "translate", false, &key->translation)) != IC_OK ||
-            (e = readRotate(r, k, kp.text, &key->axis, &key->degrees)) != IC_OK)
+            (e = icScene_ReadRotate(r, k, kp.text, &key->axis, &key->degrees)) != IC_OK)
             return e;
         if (i > 0 && !(key->time >= (*keys)[i - 1].time))
             return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, member, icJsonPath_Key(kp.text, "time").text,
@@ -161,7 +161,7 @@ static icResult readShape(const icSceneReader *r, const cJSON *item, const char 
         if ((e = icSceneReader_Require(r, item, path, "size", &member)) != IC_OK ||
             (e = icSceneReader_Vec3(r, item, path, "center", false, &def.centre)) != IC_OK ||
             (e = icSceneReader_Vec3(r, item, path, "size", false, &size)) != IC_OK ||
-            (e = readRotate(r, item, path, &def.axis, &def.degrees)) != IC_OK)
+            (e = icScene_ReadRotate(r, item, path, &def.axis, &def.degrees)) != IC_OK)
             return e;
         if (!(size.x > 0 && size.y > 0 && size.z > 0))
             return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, member, icJsonPath_Key(path, "size").text,

@@ -14,6 +14,11 @@
 icResult icScene_ReadTrack(const icSceneReader *r, const cJSON *item, const char *path,
                            icVec3 defaultPivot, icRigidTrack *track, icRigidKey **keys);
 
+/// An optional "rotate": {"axis": [x, y, z], "degrees": d} member of obj (axis required,
+/// length > 0); axis and degrees are left unchanged when obj has no "rotate".
+icResult icScene_ReadRotate(const icSceneReader *r, const cJSON *obj, const char *path,
+                            icVec3 *axis, icReal *degrees);
+
 /// The top-level "colliders" array (planes, spheres, boxes, capsules, meshes).
 icResult icScene_ReadColliders(const icSceneReader *r, const cJSON *item, icWorld *world);
 

@@ -5,6 +5,8 @@
 
 // "solver": {
 //   "type": "incompressible",
+//   "projections": true,           the two pressure projections; false = standard FEM with
+//                                  the same integrator (for comparisons, volumetric_scale 1)
 //   "pressure_solver": "minres",   "minres" | "cg" (Jacobi-PCG, MINRES on breakdown)
 //   "pressure_tolerance": 0.01,    relative residual of both pressure solves, > 0
 //   "pressure_absolute_tolerance": 1e-10,  floor, relative to volume / dt, >= 0
@@ -19,7 +21,12 @@
 //   "self_contact": false,         proximity pairs as pressure constraints
 //   "proximity": 0.005,            their distance, m, > 0
 //   "cg_tolerance": 1e-4,          force solves, > 0
-//   "max_cg_iterations": 500       integer >= 1
+//   "max_cg_iterations": 500,      integer >= 1
+//   "position_newton_iterations": 5,  eq. 1 re-linearised at the end positions, integer >= 1
+//   "position_tolerance": 1e-3,    those stop once every ring is this close to its goal, > 0
+//   "max_step_motion": 0.25,       adaptive substeps: mean edges a vertex may move per
+//                                  substep, >= 0 (0 = no substeps)
+//   "max_substeps": 64             integer >= 1
 // }
 
 static const char *const s_pressureSolvers[] = {"minres", "cg"};
@@ -27,10 +34,11 @@ static const char *const s_pressureSolvers[] = {"minres", "cg"};
 icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, const char *path,
                                     icSceneSolver *s) {
     static const char *const keys[] = {
-        "type", "pressure_solver", "pressure_tolerance", "pressure_absolute_tolerance",
+        "type", "projections", "pressure_solver", "pressure_tolerance", "pressure_absolute_tolerance",
         "pressure_max_iterations", "jacobi", "sweeps", "recovery_time", "volumetric_scale",
         "mass_damping", "implicit_velocity_solve", "contact_in_force_solve", "self_contact",
-        "proximity", "cg_tolerance", "max_cg_iterations", NULL};
+        "proximity", "cg_tolerance", "max_cg_iterations", "position_newton_iterations",
+        "position_tolerance", "max_step_motion", "max_substeps", NULL};
     icResult e = icSceneReader_CheckObject(r, item, path, keys);
     if (e != IC_OK) return e;
     s->worldDef.solver = IC_SOLVER_INCOMPRESSIBLE;
@@ -42,7 +50,8 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
         IC_OK)
         return e;
     d->pressure.solver = (icPressureSolver)kind;
-    if ((e = icSceneReader_Number(r, item, path, "pressure_tolerance", IC_RANGE_POSITIVE,
+    if ((e = icSceneReader_Bool(r, item, path, "projections", &d->projections)) != IC_OK ||
+        (e = icSceneReader_Number(r, item, path, "pressure_tolerance", IC_RANGE_POSITIVE,
                                   &d->pressure.tolerance)) != IC_OK ||
         (e = icSceneReader_Number(r, item, path, "pressure_absolute_tolerance",
                                   IC_RANGE_NON_NEGATIVE, &d->pressure.absoluteTolerance)) != IC_OK ||
@@ -66,6 +75,14 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
         (e = icSceneReader_Number(r, item, path, "cg_tolerance", IC_RANGE_POSITIVE,
                                   &d->cgTolerance)) != IC_OK)
         return e;
-    return icSceneReader_Int(r, item, path, "max_cg_iterations", 1, 1000000,
-                             &d->maxCGIterations);
+    if ((e = icSceneReader_Int(r, item, path, "max_cg_iterations", 1, 1000000,
+                               &d->maxCGIterations)) != IC_OK ||
+        (e = icSceneReader_Int(r, item, path, "position_newton_iterations", 1, 1000,
+                               &d->positionNewtonIterations)) != IC_OK ||
+        (e = icSceneReader_Number(r, item, path, "position_tolerance", IC_RANGE_POSITIVE,
+                                  &d->positionTolerance)) != IC_OK ||
+        (e = icSceneReader_Number(r, item, path, "max_step_motion", IC_RANGE_NON_NEGATIVE,
+                                  &d->maxStepMotion)) != IC_OK)
+        return e;
+    return icSceneReader_Int(r, item, path, "max_substeps", 1, 100000, &d->maxSubsteps);
 }

@@ -8,6 +8,7 @@
 #include "io/scene_rods.h"
 
 #include "core/core.h"
+#include "isochor/incompressible.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ typedef struct icRunOutput {
     int vertexCount, tetCount;
     icReal *displacement; ///< (vertexCount x 3)
     icReal *J, *pressure, *stressNorm; ///< (tetCount)
+    icReal *vertexPressure; ///< (vertexCount) incompressible solver only
     int fileCount, fileCapacity;
     char *names;          ///< (fileCapacity x 32)
     const char **files;   ///< (fileCapacity) into names
@@ -38,6 +40,7 @@ static void releaseOutput(icRunOutput *o) {
     icFree(o->displacement);
     icFree(o->J);
     icFree(o->pressure);
+    icFree(o->vertexPressure);
     icFree(o->stressNorm);
     icFree(o->names);
     icFree((void *)o->files);
@@ -57,12 +60,15 @@ static icResult writeFrame(icRunOutput *o, icWorld *world, int frame, icDiagnost
     snprintf(name, 32, "frame_%05d.vtu", frame);
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", o->dir, name);
-    icField pointFields[2] = {{"displacement", 3, o->displacement},
-                              {"velocity", 3, icWorld_GetVelocities(world)}};
+    icField pointFields[3] = {{"displacement", 3, o->displacement},
+                              {"velocity", 3, icWorld_GetVelocities(world)},
+                              {"vertex_pressure", 1, o->vertexPressure}};
+    // Only the incompressible solver has vertex pressures (its one-ring constraints).
+    int pointFieldCount = o->vertexPressure && icWorld_GetVertexPressure(world, o->vertexPressure) ? 3 : 2;
     icField cellFields[3] = {
         {"J", 1, o->J}, {"pressure", 1, o->pressure}, {"stress_norm", 1, o->stressNorm}};
     icResult r = icWriteVtu(path, o->vertexCount, x, o->tetCount, icWorld_GetTets(world),
-                            pointFields, 2, cellFields, 3, diag);
+                            pointFields, pointFieldCount, cellFields, 3, diag);
     if (r != IC_OK) return r;
     o->files[o->fileCount] = name;
     o->times[o->fileCount] = icWorld_GetTime(world);
@@ -95,6 +101,9 @@ static icResult openOutput(icRunOutput *o, const icScene *scene, const char *dir
     o->fileCapacity = frames / every + 2;
     o->displacement = IC_ALLOC(icReal, 3 * (size_t)nv + 1);
     o->pressure = IC_ALLOC(icReal, (size_t)nt + 1);
+    if (icWorld_GetDef(scene->world).solver == IC_SOLVER_INCOMPRESSIBLE &&
+        !(o->vertexPressure = IC_ALLOC(icReal, (size_t)nv + 1)))
+        return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, dir, 0, "cannot allocate output buffers");
     o->stressNorm = IC_ALLOC(icReal, (size_t)nt + 1);
     o->names = IC_ALLOC_ZERO(char, 32 * (size_t)o->fileCapacity);
     o->files = IC_ALLOC_ZERO(const char *, o->fileCapacity);

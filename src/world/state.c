@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // States (positions, velocities, multipliers) and the per-tet fields read from them.
+#include "isochor/incompressible.h"
 #include "world/world_internal.h"
 
 #include "core/pool.h"
@@ -99,6 +100,18 @@ static void fieldTask(int start, int end, int worker, void *context) {
 void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icReal *stressNorm) {
     icFieldTask T = {&world->model, world->state, J, pressure, stressNorm};
     icPool_ParallelFor(world->model.pool, fieldTask, world->model.tetCount, 8192, &T);
+    if (pressure && world->model.def.solver == IC_SOLVER_INCOMPRESSIBLE) {
+        // The incompressible solver has no multipliers: its pressure lives on the vertices
+        // and acts per tet through the average of the tet's four (seed 003, sec. 3).
+        const icModel *m = &world->model;
+        icReal *p = IC_ALLOC(icReal, (size_t)m->vertexCount + 1);
+        if (p && icWorld_GetVertexPressure(world, p))
+            for (int t = 0; t < m->tetCount; ++t) {
+                const int *v = m->tets + 4 * t;
+                pressure[t] = 0.25 * (p[v[0]] + p[v[1]] + p[v[2]] + p[v[3]]);
+            }
+        icFree(p);
+    }
 }
 
 icReal icWorld_GetVolumeRatio(const icWorld *world) {

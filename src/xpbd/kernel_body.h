@@ -32,7 +32,8 @@ static inline void K_(edges)(KT x[4][3], KT e[3][3]) {
 
 #if !defined(K_FORM_F)
 // Deviatoric gradients without F: grad C_D = (F / r) Q^T per vertex (seed 001, eq. 1), and
-// F Q^T = Ds Q Q^T = Ds N, so g_j = column j of Ds N, g_3 = -(g_0 + g_1 + g_2); also
+// F Q^T = Ds Q Q^T = Ds N, so g_j = column j of Ds N, g_3 = -(g_0 + g_1 + g_2) (kept as
+// g_0 + g_1 + g_2: the users flip its sign, which is exact); also
 // r^2 = |F|^2 = tr(Ds N Ds^T) = sum_j e_j . g_j.
 static inline KT K_(deviatoric)(KT e[3][3], const KT n[6], KT g[4][3]) {
     const KT N[3][3] = {{n[0], n[1], n[2]}, {n[1], n[3], n[4]}, {n[2], n[4], n[5]}};
@@ -42,7 +43,7 @@ static inline KT K_(deviatoric)(KT e[3][3], const KT n[6], KT g[4][3]) {
         for (int a = 0; a < 3; ++a)
             g[j][a] = ADD(ADD(MUL(e[0][a], N[0][j]), MUL(e[1][a], N[1][j])), MUL(e[2][a], N[2][j]));
     K_UNROLL
-    for (int a = 0; a < 3; ++a) g[3][a] = KOP(Neg)(ADD(ADD(g[0][a], g[1][a]), g[2][a]));
+    for (int a = 0; a < 3; ++a) g[3][a] = ADD(ADD(g[0][a], g[1][a]), g[2][a]);
     KT d[3];
     K_UNROLL
     for (int j = 0; j < 3; ++j) d[j] = ADD(ADD(MUL(e[j][0], g[j][0]), MUL(e[j][1], g[j][1])), MUL(e[j][2], g[j][2]));
@@ -61,7 +62,8 @@ static inline void K_(deformation)(KT e[3][3], const KT q[9], KT F[9]) {
             F[3 * a + k] = ADD(ADD(MUL(e[0][a], q[k]), MUL(e[1][a], q[3 + k])), MUL(e[2][a], q[6 + k]));
 }
 
-// Position gradients from dC/dF = P: g_j = column j of P Q^T, g_3 = -(g_0 + g_1 + g_2).
+// Position gradients from dC/dF = P: g_j = column j of P Q^T, g_3 = -(g_0 + g_1 + g_2)
+// (kept unnegated, as above).
 static inline void K_(gradients)(const KT P[9], const KT q[9], KT g[4][3]) {
     K_UNROLL
     for (int j = 0; j < 3; ++j)
@@ -70,14 +72,14 @@ static inline void K_(gradients)(const KT P[9], const KT q[9], KT g[4][3]) {
             g[j][a] = ADD(ADD(MUL(P[3 * a], q[3 * j]), MUL(P[3 * a + 1], q[3 * j + 1])),
                           MUL(P[3 * a + 2], q[3 * j + 2]));
     K_UNROLL
-    for (int a = 0; a < 3; ++a) g[3][a] = KOP(Neg)(ADD(ADD(g[0][a], g[1][a]), g[2][a]));
+    for (int a = 0; a < 3; ++a) g[3][a] = ADD(ADD(g[0][a], g[1][a]), g[2][a]);
 }
 #endif
 
 #if !defined(K_FORM_F)
 // Hydrostatic gradients without F: cof F = cof(Ds) cof(Q) and cof(Q) Q^T = det Q I, so
 // grad C_H = det Q c_j with c_j = column j of cof Ds = e_(j+1) x e_(j+2) (seed 001, eq. 3):
-// the face normals. Returns det Ds; J = det F = det Ds det Q.
+// the face normals (c_3 = -(c_0 + c_1 + c_2) kept unnegated). Returns det Ds; J = det Ds det Q.
 static inline KT K_(hydrostatic)(KT e[3][3], KT c[4][3]) {
     K_UNROLL
     for (int j = 0; j < 3; ++j) {
@@ -87,7 +89,7 @@ static inline KT K_(hydrostatic)(KT e[3][3], KT c[4][3]) {
         c[j][2] = SUB(MUL(e[j1][0], e[j2][1]), MUL(e[j1][1], e[j2][0]));
     }
     K_UNROLL
-    for (int a = 0; a < 3; ++a) c[3][a] = KOP(Neg)(ADD(ADD(c[0][a], c[1][a]), c[2][a]));
+    for (int a = 0; a < 3; ++a) c[3][a] = ADD(ADD(c[0][a], c[1][a]), c[2][a]);
     return ADD(ADD(MUL(e[0][0], c[0][0]), MUL(e[0][1], c[0][1])), MUL(e[0][2], c[0][2]));
 }
 #endif
@@ -104,36 +106,50 @@ static inline KT K_(weighted)(KT g[4][3], const KT w[4], KT wa[4][3], bool axes)
     return ADD(ADD(s[0], s[1]), ADD(s[2], s[3]));
 }
 
-// sum_i g_i . (x_i - x_prev,i): the constraint's rate over the substep, for damping.
+// sum_i g_i . (x_i - x_prev,i): the constraint's rate over the substep, for damping. g_3 is
+// held negated, so its term is subtracted (a sum of negated products is the negated sum).
 static inline KT K_(rate)(KT g[4][3], KT x[4][3], KT xp[4][3]) {
     KT s[4];
     K_UNROLL
     for (int i = 0; i < 4; ++i)
         s[i] = ADD(ADD(MUL(g[i][0], SUB(x[i][0], xp[i][0])), MUL(g[i][1], SUB(x[i][1], xp[i][1]))),
                    MUL(g[i][2], SUB(x[i][2], xp[i][2])));
-    return ADD(ADD(s[0], s[1]), ADD(s[2], s[3]));
+    return ADD(ADD(s[0], s[1]), SUB(s[2], s[3]));
 }
 
-// x_i += W_i g_i c.
+// x_i += W_i g_i c (x_3 -= W_3 g_3 c: g_3 is held negated; x + (-y) is x - y exactly).
 static inline void K_(apply)(KT x[4][3], KT g[4][3], const KT w[4], KT wa[4][3], bool axes, KT c) {
     K_UNROLL
     for (int i = 0; i < 4; ++i) {
-        if (axes) {
-            K_UNROLL
-            for (int a = 0; a < 3; ++a) x[i][a] = ADD(x[i][a], MUL(g[i][a], MUL(wa[i][a], c)));
-        } else {
-            KT wc = MUL(w[i], c);
-            K_UNROLL
-            for (int a = 0; a < 3; ++a) x[i][a] = ADD(x[i][a], MUL(g[i][a], wc));
+        KT wc = axes ? c : MUL(w[i], c);
+        K_UNROLL
+        for (int a = 0; a < 3; ++a) {
+            KT d = MUL(g[i][a], axes ? MUL(wa[i][a], c) : wc);
+            x[i][a] = i == 3 ? SUB(x[i][a], d) : ADD(x[i][a], d);
         }
     }
 }
 
 // The call's constants, splat once per call.
 typedef struct K_(Consts) {
-    KT zero, one, invH2, invH, minRs, minDen, sixOverMu, sixOverLambda, gamma;
+    KT zero, one, invH2, invH, minRs, minR2, minDen, sixOverMu, sixOverLambda, gamma;
     bool uniform, axes, damped, load, store;
 } K_(Consts);
+
+// The least t with sqrt(t) >= m in KR: sqrt is correctly rounded, hence monotone, so
+// sqrt(r^2) >= m exactly when r^2 >= t, and a sweep that needs r only for that test skips
+// the square root with the same bits.
+static inline KR K_(minSquare)(KR m) {
+    const bool single = sizeof(KR) == sizeof(float);
+#define K_SQRT_(v) (single ? (KR)sqrtf((float)(v)) : (KR)sqrt((double)(v)))
+#define K_STEP_(v, to) (single ? (KR)nextafterf((float)(v), (float)(to)) : (KR)nextafter((double)(v), (double)(to)))
+    KR t = m * m;
+    while (K_SQRT_(t) < m) t = K_STEP_(t, INFINITY);
+    while (K_SQRT_(K_STEP_(t, 0)) >= m) t = K_STEP_(t, 0);
+#undef K_SQRT_
+#undef K_STEP_
+    return t;
+}
 
 static inline void K_(consts)(const icXpbdKernelArgs *args, K_(Consts) *k) {
     k->zero = KOP(Set)((KR)0);
@@ -141,6 +157,7 @@ static inline void K_(consts)(const icXpbdKernelArgs *args, K_(Consts) *k) {
     k->invH2 = KOP(Set)((KR)args->invH2);
     k->invH = KOP(Set)((KR)args->invH);
     k->minRs = KOP(Set)((KR)IC_XPBD_MIN_RS);
+    k->minR2 = KOP(Set)(K_(minSquare)((KR)IC_XPBD_MIN_RS));
     k->minDen = KOP(Set)((KR)IC_XPBD_MIN_DENOMINATOR);
     k->sixOverMu = KOP(Set)((KR)args->sixOverMu);
     k->sixOverLambda = KOP(Set)((KR)args->sixOverLambda);
@@ -152,13 +169,19 @@ static inline void K_(consts)(const icXpbdKernelArgs *args, K_(Consts) *k) {
     k->store = args->storeLambda;
 }
 
+// What a call does besides the plain case, as compile-time constants in the specialised
+// loops (K_DISPATCH_ below): the compiler then drops what a sweep does not need.
+//   uniform: alphas from det Q;  axes: per-axis inverse masses;  damped: beta and x_prev;
+//   load: multipliers read (else zero);  store: multipliers written.
+#define K_FLAGS_ const bool uniform, const bool axes, const bool damped, const bool load, const bool store
+#define K_FLAGS_PASS_ uniform, axes, damped, load, store
+
 // Both constraints of lanes o .. o + KL - 1 of one block (rows, lambda and beta point at the
 // block's), at positions x, which it updates. Returns how many lanes neither could move.
 __attribute__((always_inline)) static inline int
 K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4][3], const KR *rows,
-            KR *lambda, const KR *beta, int o) {
-    const KT zero = k->zero, one = k->one;
-    const bool axes = k->axes, damped = k->damped;
+            KR *lambda, const KR *beta, int o, K_FLAGS_) {
+    const KT zero = k->zero;
 #if defined(K_FORM_F)
     KT q[9];
     K_UNROLL
@@ -173,7 +196,7 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
 #define K_ROW_(name) IC_XPBD_ROW_##name
 #endif
     KT gdD = zero, gdH = zero, alphaD, alphaH, gamma;
-    if (k->uniform) { // alpha = 1 / (mu V) with V = 1 / (6 |det Q|)
+    if (uniform) { // alpha = 1 / (mu V) with V = 1 / (6 |det Q|)
         KT absDetQ = KOP(Abs)(detQ);
         alphaD = MUL(absDetQ, k->sixOverMu);
         alphaH = MUL(absDetQ, k->sixOverLambda);
@@ -197,6 +220,9 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
     //   dlambda = (-r - a~ lambda - gd G.dx / r) / ((1 + gd) S / r^2 + a~)
     // is dlambda = c r with dx_i = w_i G_i c for the single division
     //   c = (-r^2 - a~ lambda r - gd G.dx) / ((1 + gd) S + a~ r^2).
+    // Without damping (1 + 0) S is S, and with lambda = 0 the numerator is -r^2 (both exact:
+    // the only other cases, r^2 infinite or NaN, fail the denominator test either way); a
+    // sweep that neither reads nor writes lambda then needs r only for the gradient test.
     K_(edges)(x, e);
 #if defined(K_FORM_F)
     KT F[9];
@@ -208,18 +234,19 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
 #else
     KT r2 = K_(deviatoric)(e, n, g);
 #endif
-    KT r = KOP(Sqrt)(r2);
-    KM gradOk = KOP(Ge)(r, k->minRs); // below it the gradient counts as zero
+    const bool needR = load || store;
+    KT r = needR ? KOP(Sqrt)(r2) : zero;
+    KM gradOk = needR ? KOP(Ge)(r, k->minRs) : KOP(Ge)(r2, k->minR2); // below it the gradient counts as zero
     KT S = KOP(Select)(gradOk, K_(weighted)(g, w, wa, axes), zero);
     KT aT = MUL(alphaD, k->invH2);
-    KT lambdaD = k->load ? KOP(Load)(lambda + o) : zero;
-    KT top = SUB(KOP(Neg)(r2), MUL(MUL(aT, lambdaD), r));
+    KT lambdaD = load ? KOP(Load)(lambda + o) : zero;
+    KT top = load ? SUB(KOP(Neg)(r2), MUL(MUL(aT, lambdaD), r)) : KOP(Neg)(r2);
     if (damped) top = SUB(top, MUL(gdD, KOP(Select)(gradOk, K_(rate)(g, x, xp), zero)));
-    KT den = ADD(MUL(ADD(one, gdD), S), MUL(aT, r2));
+    KT den = ADD(damped ? MUL(ADD(k->one, gdD), S) : S, MUL(aT, r2));
     KM okD = KOP(Gt)(den, MUL(k->minDen, r2));
     KT c = KOP(Select)(okD, KOP(Div)(top, den), zero);
     K_(apply)(x, g, w, wa, axes, KOP(Select)(gradOk, c, zero));
-    if (k->store) KOP(Store)(lambda + o, ADD(lambdaD, MUL(c, r)));
+    if (store) KOP(Store)(lambda + o, ADD(lambdaD, MUL(c, r)));
 
     // Hydrostatic, C_H = det F - gamma at the positions the deviatoric step left.
     K_(edges)(x, e);
@@ -237,47 +264,53 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
     KT C = SUB(ADD(ADD(MUL(F[0], P[0]), MUL(F[3], P[3])), MUL(F[6], P[6])), gamma);
     K_(gradients)(P, q, g);
     S = K_(weighted)(g, w, wa, axes);
-    KT gradScale = one;
 #else
     // With the gradients det Q c_i: S = det Q^2 sum w |c_i|^2, the rate det Q sum c_i.dx_i,
     // and dx_i = w_i c_i (det Q dlambda).
     KT C = SUB(MUL(K_(hydrostatic)(e, g), detQ), gamma);
     S = MUL(MUL(detQ, detQ), K_(weighted)(g, w, wa, axes));
-    KT gradScale = detQ;
 #endif
     aT = MUL(alphaH, k->invH2);
-    KT lambdaH = k->load ? KOP(Load)(lambda + KB + o) : zero;
-    top = SUB(KOP(Neg)(C), MUL(aT, lambdaH));
-    if (damped) top = SUB(top, MUL(gdH, MUL(gradScale, K_(rate)(g, x, xp))));
-    den = ADD(MUL(ADD(one, gdH), S), aT);
+    KT lambdaH = load ? KOP(Load)(lambda + KB + o) : zero;
+    top = load ? SUB(KOP(Neg)(C), MUL(aT, lambdaH)) : KOP(Neg)(C); // -C - 0 is -C
+#if defined(K_FORM_F)
+    if (damped) top = SUB(top, MUL(gdH, K_(rate)(g, x, xp)));
+#else
+    if (damped) top = SUB(top, MUL(gdH, MUL(detQ, K_(rate)(g, x, xp))));
+#endif
+    den = ADD(damped ? MUL(ADD(k->one, gdH), S) : S, aT);
     KM okH = KOP(Gt)(den, k->minDen);
     KT dlambda = KOP(Select)(okH, KOP(Div)(top, den), zero);
-    K_(apply)(x, g, w, wa, axes, MUL(gradScale, dlambda));
-    if (k->store) KOP(Store)(lambda + KB + o, ADD(lambdaH, dlambda));
+#if defined(K_FORM_F)
+    K_(apply)(x, g, w, wa, axes, dlambda);
+#else
+    K_(apply)(x, g, w, wa, axes, MUL(detQ, dlambda));
+#endif
+    if (store) KOP(Store)(lambda + KB + o, ADD(lambdaH, dlambda));
     return KOP(CountFalse)(KOP(Or)(okD, okH));
 }
 
 // The vertex records (and per-axis masses, substep start positions) of `count` vertex slots.
 __attribute__((always_inline)) static inline void
 K_(gather)(const K_(Consts) *k, const icXpbdKernelArgs *args, const unsigned *offsets, int count,
-           KT x[][3], KT w[], KT wa[][3], KT xp[][3]) {
+           KT x[][3], KT w[], KT wa[][3], KT xp[][3], const bool axes, const bool damped) {
     KT unused;
     for (int i = 0; i < count; ++i) {
         KOP(Gather4)((const KR *)args->x, offsets + i * KB, &x[i][0], &x[i][1], &x[i][2], &w[i]);
-        if (k->axes)
+        if (axes)
             KOP(Gather4)((const KR *)args->wAxes, offsets + i * KB, &wa[i][0], &wa[i][1], &wa[i][2], &unused);
         else
             wa[i][0] = wa[i][1] = wa[i][2] = k->zero;
-        if (k->damped)
+        if (damped)
             KOP(Gather4)((const KR *)args->xPrev, offsets + i * KB, &xp[i][0], &xp[i][1], &xp[i][2], &unused);
         else
             xp[i][0] = xp[i][1] = xp[i][2] = k->zero;
     }
 }
 
-int K_NAME(const icXpbdKernelArgs *args, int blockStart, int blockEnd) {
-    K_(Consts) k;
-    K_(consts)(args, &k);
+// The block loop for one combination of flags.
+__attribute__((always_inline)) static inline int K_(blocks)(const icXpbdKernelArgs *args, const K_(Consts) *k,
+                                                            int blockStart, int blockEnd, K_FLAGS_) {
     int skipped = 0;
     for (int b = blockStart; b < blockEnd; ++b) {
         const char *record = args->blocks + (size_t)b * args->blockBytes;
@@ -289,12 +322,13 @@ int K_NAME(const icXpbdKernelArgs *args, int blockStart, int blockEnd) {
         const unsigned *idx = (const unsigned *)record;
         const KR *rows = (const KR *)(record + 4 * sizeof(unsigned) * KB);
         KR *lambda = (KR *)args->lambda + (size_t)b * 2 * KB;
-        const KR *beta = k.damped ? (const KR *)args->beta + (size_t)b * KB : NULL;
+        const KR *beta = damped ? (const KR *)args->beta + (size_t)b * KB : NULL;
         for (int o = 0; o < KB; o += KL) {
             KT x[4][3], w[4], wa[4][3], xp[4][3];
             K_UNROLL
-            for (int i = 0; i < 4; ++i) K_(gather)(&k, args, idx + i * KB + o, 1, &x[i], &w[i], &wa[i], &xp[i]);
-            skipped += K_(project)(&k, x, w, wa, xp, rows, lambda, beta, o);
+            for (int i = 0; i < 4; ++i)
+                K_(gather)(k, args, idx + i * KB + o, 1, &x[i], &w[i], &wa[i], &xp[i], axes, damped);
+            skipped += K_(project)(k, x, w, wa, xp, rows, lambda, beta, o, K_FLAGS_PASS_);
             K_UNROLL
             for (int i = 0; i < 4; ++i) KOP(Scatter4)((KR *)args->x, idx + i * KB + o, x[i][0], x[i][1], x[i][2], w[i]);
         }
@@ -305,9 +339,9 @@ int K_NAME(const icXpbdKernelArgs *args, int blockStart, int blockEnd) {
 // The cell scheme with a shared tet pattern: each lane's 8 cell corners are gathered once,
 // the cell's tets projected in order on them (tet s uses corners pattern[s][0..3]), and the
 // corners written back once: a third of the gathers of tet by tet, with the same bits.
-int K_CELL_NAME(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unitStart, int unitEnd) {
-    K_(Consts) k;
-    K_(consts)(args, &k);
+__attribute__((always_inline)) static inline int K_(cells)(const icXpbdKernelArgs *args, const K_(Consts) *k,
+                                                           const icXpbdCells *cells, int unitStart, int unitEnd,
+                                                           K_FLAGS_) {
     int skipped = 0;
     for (int u = unitStart; u < unitEnd; ++u) {
         const unsigned *corners = cells->corners + (size_t)u * 8 * KB;
@@ -315,7 +349,7 @@ int K_CELL_NAME(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unit
         int first = cells->unitBlocks[u], slots = cells->unitBlocks[u + 1] - first;
         for (int o = 0; o < KB; o += KL) {
             KT cx[8][3], cw[8], cwa[8][3], cxp[8][3];
-            K_(gather)(&k, args, corners + o, 8, cx, cw, cwa, cxp);
+            K_(gather)(k, args, corners + o, 8, cx, cw, cwa, cxp, axes, damped);
             for (int s = 0; s < slots; ++s) {
                 const char *record = args->blocks + (size_t)(first + s) * args->blockBytes;
                 if (o == 0)
@@ -323,7 +357,7 @@ int K_CELL_NAME(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unit
                         __builtin_prefetch(record + K_PREFETCH_BLOCKS * args->blockBytes + line, 0, 3);
                 const KR *rows = (const KR *)(record + 4 * sizeof(unsigned) * KB);
                 KR *lambda = (KR *)args->lambda + (size_t)(first + s) * 2 * KB;
-                const KR *beta = k.damped ? (const KR *)args->beta + (size_t)(first + s) * KB : NULL;
+                const KR *beta = damped ? (const KR *)args->beta + (size_t)(first + s) * KB : NULL;
                 const unsigned char *p = pattern + 4 * s;
                 KT x[4][3], w[4], wa[4][3], xp[4][3];
                 K_UNROLL
@@ -332,11 +366,11 @@ int K_CELL_NAME(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unit
                     K_UNROLL
                     for (int a = 0; a < 3; ++a) {
                         x[i][a] = cx[p[i]][a];
-                        wa[i][a] = k.axes ? cwa[p[i]][a] : k.zero;
-                        xp[i][a] = k.damped ? cxp[p[i]][a] : k.zero;
+                        wa[i][a] = axes ? cwa[p[i]][a] : k->zero;
+                        xp[i][a] = damped ? cxp[p[i]][a] : k->zero;
                     }
                 }
-                skipped += K_(project)(&k, x, w, wa, xp, rows, lambda, beta, o);
+                skipped += K_(project)(k, x, w, wa, xp, rows, lambda, beta, o, K_FLAGS_PASS_);
                 K_UNROLL
                 for (int i = 0; i < 4; ++i)
                     K_UNROLL
@@ -349,6 +383,37 @@ int K_CELL_NAME(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unit
     return skipped;
 }
 
+// The usual sweeps (one material, no per-axis masses, no damping; multipliers zero and not
+// kept, zero and kept, or read and kept) get loops of their own; anything else the general one.
+#define K_DISPATCH_(call)                                                                                   \
+    do {                                                                                                    \
+        if (k.uniform && !k.axes && !k.damped) {                                                            \
+            if (!k.load && !k.store) return call(true, false, false, false, false);                         \
+            if (!k.load) return call(true, false, false, false, true);                                      \
+            if (k.store) return call(true, false, false, true, true);                                       \
+        }                                                                                                   \
+        return call(k.uniform, k.axes, k.damped, k.load, k.store);                                          \
+    } while (0)
+
+int K_NAME(const icXpbdKernelArgs *args, int blockStart, int blockEnd) {
+    K_(Consts) k;
+    K_(consts)(args, &k);
+#define K_CALL_(...) K_(blocks)(args, &k, blockStart, blockEnd, __VA_ARGS__)
+    K_DISPATCH_(K_CALL_);
+#undef K_CALL_
+}
+
+int K_CELL_NAME(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unitStart, int unitEnd) {
+    K_(Consts) k;
+    K_(consts)(args, &k);
+#define K_CALL_(...) K_(cells)(args, &k, cells, unitStart, unitEnd, __VA_ARGS__)
+    K_DISPATCH_(K_CALL_);
+#undef K_CALL_
+}
+
+#undef K_DISPATCH_
+#undef K_FLAGS_
+#undef K_FLAGS_PASS_
 #undef K_PASTE2_
 #undef K_PASTE_
 #undef K_

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: MIT
+// Threaded elastic forces and assembled stiffness K (upper blocks) for the implicit solves.
+//
+// Every sum runs in a fixed order, so any worker count gives the same bits.
+#include "core/core.h"
+#include "fem/fem_internal.h"
+#include "fem/material_internal.h"
+#include "math/wide.h"
+
+// An AVX2 product kernel, compiled for that target whatever -march and picked at run time.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define IC_TANGENT_AVX2 1
+#include <immintrin.h>
+#endif
+
+// Tets per SVD batch (icMat3_SvdBatch): the batches are fixed groups of tets, never cut by a
+// worker range, because a batch's lanes sweep together.
+enum { IC_TANGENT_GROUP = 4 };
+// Vertices per range: of the products (small meshes stay on one thread: their products are
+// too short to share on a busy machine), and of the tet passes.
+enum { IC_TANGENT_MIN_VERTICES = 2048, IC_TANGENT_MIN_CHUNK = 512 };
+
+// K is symmetric and its block (c, r) is exactly the transpose of (r, c) (both are summed
+// from the same element blocks in the same order), so only the blocks with c >= r are
+// stored: half the memory traffic of the products, which dominate the solves.
+struct icFemThreads {
+    icPool *pool;
+    int *rowStart;   ///< (vertexCount + 1) stored blocks of row r, the diagonal first
+    int *col;        ///< (blockCount) column of each stored block, ascending in a row
+    icReal *values;  ///< (blockCount x 9) column-major blocks
+    int *lowerStart; ///< (vertexCount + 1) blocks (c, r), c < r, that row r uses transposed
+    int *lower;      ///< stored index of each, c ascending
+    int *lowerRow;   ///< its c
+    int *tetBlocks;  ///< (tetCount x 16) stored index of element block (a, b), or -1 when
+                     ///< tets[a] > tets[b] (then (b, a) is stored)
+    int *groupFirst; ///< (groupCount) smallest vertex of the group's tets
+    int *groupLast;  ///< (groupCount) largest
+    icTaskCallback *productTask; ///< the widest product kernel this CPU runs (same bits)
+};
+
+void icFemThreads_Destroy(struct icFemThreads *threads) {
+    if (!threads) return;
+    icFree(threads->rowStart);
+    icFree(threads->col);
+    icFree(threads->values);
+    icFree(threads->lowerStart);
+    icFree(threads->lower);
+    icFree(threads->lowerRow);
+    icFree(threads->tetBlocks);
+    icFree(threads->groupFirst);
+    icFree(threads->groupLast);
+    icFree(threads);
+}
+
+static int groupCount(const icFemModel *model) {
+    return (model->tetCount + IC_TANGENT_GROUP - 1) / IC_TANGENT_GROUP;
+}
+
+// The upper half of the full node-pair pattern (icFemPattern_Create), its transposed view
+// and the tets' destinations in it.
+static icResult buildUpper(struct icFemThreads *th, const icFemModel *model) {
+    icFemPattern full;
+    icResult r = icFemPattern_Create(&full, model);
+    if (r != IC_OK) return r;
+    int n = model->vertexCount, T = model->tetCount;
+    const icBsr3 *F = &full.matrix;
+    int *fullToUpper = IC_ALLOC(int, (size_t)F->blockCount);
+    th->rowStart = IC_ALLOC_ZERO(int, (size_t)n + 1);
+    th->lowerStart = IC_ALLOC_ZERO(int, (size_t)n + 1);
+    int *fill = IC_ALLOC(int, (size_t)n + 1);
+    r = IC_ERR_OUT_OF_MEMORY;
+    if (!fullToUpper || !th->rowStart || !th->lowerStart || !fill) goto done;
+    int count = 0;
+    for (int row = 0; row < n; ++row) {
+        for (int k = F->rowStart[row]; k < F->rowStart[row + 1]; ++k) {
+            fullToUpper[k] = F->col[k] >= row ? count++ : -1;
+            if (F->col[k] > row) th->lowerStart[F->col[k] + 1]++;
+        }
+        th->rowStart[row + 1] = count;
+    }
+    for (int row = 0; row < n; ++row) th->lowerStart[row + 1] += th->lowerStart[row];
+    int lowerCount = th->lowerStart[n];
+    th->col = IC_ALLOC(int, (size_t)count + 1);
+    th->values = IC_ALLOC_ZERO(icReal, 9 * (size_t)count + 1); // + 1: 4-wide loads
+    th->lower = IC_ALLOC(int, (size_t)lowerCount + 1);
+    th->lowerRow = IC_ALLOC(int, (size_t)lowerCount + 1);
+    th->tetBlocks = IC_ALLOC(int, 16 * (size_t)T);
+    if (!th->col || !th->values || !th->lower || !th->lowerRow || !th->tetBlocks) goto done;
+    memcpy(fill, th->lowerStart, sizeof(int) * (size_t)n);
+    for (int row = 0; row < n; ++row)
+        for (int k = F->rowStart[row]; k < F->rowStart[row + 1]; ++k) {
+            int u = fullToUpper[k];
+            if (u < 0) continue;
+            th->col[u] = F->col[k];
+            if (F->col[k] > row) {
+                int at = fill[F->col[k]]++;
+                th->lower[at] = u;
+                th->lowerRow[at] = row;
+            }
+        }
+    for (size_t k = 0; k < 16 * (size_t)T; ++k) th->tetBlocks[k] = fullToUpper[full.tetBlocks[k]];
+    r = IC_OK;
+done:
+    icFree(fullToUpper);
+    icFree(fill);
+    icFemPattern_Destroy(&full);
+    return r;
+}
+
+static icTaskCallback productTask;
+#ifdef IC_TANGENT_AVX2
+static icTaskCallback productTaskAvx2;
+#endif
+
+icResult icFemModel_SetPool(icFemModel *model, icPool *pool) {
+    if (model->threads) {
+        model->threads->pool = pool;
+        return IC_OK;
+    }
+    int groups = groupCount(model);
+    struct icFemThreads *th = IC_ALLOC_ZERO(struct icFemThreads, 1);
+    if (!th) return IC_ERR_OUT_OF_MEMORY;
+    th->pool = pool;
+    th->productTask = productTask;
+#ifdef IC_TANGENT_AVX2
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) th->productTask = productTaskAvx2;
+#endif
+    th->groupFirst = IC_ALLOC(int, (size_t)groups);
+    th->groupLast = IC_ALLOC(int, (size_t)groups);
+    icResult r = IC_ERR_OUT_OF_MEMORY;
+    if (th->groupFirst && th->groupLast) r = buildUpper(th, model);
+    if (r != IC_OK) {
+        icFemThreads_Destroy(th);
+        return r;
+    }
+    for (int g = 0; g < groups; ++g) {
+        int lo = model->vertexCount, hi = -1;
+        int k1 = 4 * IC_TANGENT_GROUP * (g + 1);
+        if (k1 > 4 * model->tetCount) k1 = 4 * model->tetCount;
+        for (int k = 4 * IC_TANGENT_GROUP * g; k < k1; ++k) {
+            int v = model->tets[k];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        th->groupFirst[g] = lo;
+        th->groupLast[g] = hi;
+    }
+    model->threads = th;
+    return IC_OK;
+}
+
+// ---------------------------------------------------------------------------------------
+// One pass over the tets: stress and nodal forces (spec 1.3) and the blocks of K_e (spec
+// 1.5), added into the rows of one vertex range. Each range is owned by one worker, which
+// walks every tet touching it in tet order, so each entry of f and K is summed in tet order
+// whatever the ranges are (the order of the serial scatters icFem_ScatterStress and
+// icFem_Assemble). Tets touching two ranges are evaluated by both, identically (SVD batches
+// are fixed groups of tets); with vertices numbered in space order that is one thin layer.
+
+typedef struct tetPass {
+    const icFemModel *model;
+    const icReal *x;
+    icReal *f;
+    bool tangent, project;
+    int chunks;
+} tetPass;
+
+// Index of element block (a, b), a <= b, among the ten computed row by row.
+static const int kUpper[4][4] = {{0, 1, 2, 3}, {1, 4, 5, 6}, {2, 5, 7, 8}, {3, 6, 8, 9}};
+
+static void tetBlocksGeneric(const icMaterial *m, icMat3 F, const icSvd3 *svd, bool project,
+                             const icTetRest *rest, icMat3 *P, icReal out[10][9]) {
+    icReal h[81], blocks[16][9];
+    icMaterial_EvaluateSvd(m, F, svd, P, h, project);
+    icTet_StiffnessBlocks(h, rest, blocks);
+    for (int a = 0; a < 4; ++a)
+        for (int b = a; b < 4; ++b) memcpy(out[kUpper[a][b]], blocks[4 * a + b], sizeof(icReal) * 9);
+}
+
+static void addBlock(icReal *restrict dst, const icReal *restrict b) {
+    for (int e = 0; e < 8; e += 2)
+        icWide_Store(dst + e, icWide_Add(icWide_Load(dst + e), icWide_Load(b + e)));
+    dst[8] += b[8];
+}
+
+static void addBlockTransposed(icReal *restrict dst, const icReal *restrict b) {
+    for (int k = 0; k < 3; ++k)
+        for (int i = 0; i < 3; ++i) dst[3 * k + i] += b[3 * i + k];
+}
+
+static void chunkTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    const tetPass *pass = context;
+    const icFemModel *model = pass->model;
+    const struct icFemThreads *th = model->threads;
+    int groups = groupCount(model);
+    for (int chunk = start; chunk < end; ++chunk) {
+        int v0 = (int)((int64_t)model->vertexCount * chunk / pass->chunks);
+        int v1 = (int)((int64_t)model->vertexCount * (chunk + 1) / pass->chunks);
+        if (pass->tangent)
+            memset(th->values + 9 * (size_t)th->rowStart[v0], 0,
+                   sizeof(icReal) * 9 * (size_t)(th->rowStart[v1] - th->rowStart[v0]));
+        for (int group = 0; group < groups; ++group) {
+            if (th->groupLast[group] < v0 || th->groupFirst[group] >= v1) continue;
+            int t0 = group * IC_TANGENT_GROUP;
+            int count = model->tetCount - t0;
+            if (count > IC_TANGENT_GROUP) count = IC_TANGENT_GROUP;
+            icMat3 F[IC_TANGENT_GROUP];
+            icSvd3 svd[IC_TANGENT_GROUP];
+            bool needSvd = false;
+            for (int k = 0; k < count; ++k) {
+                F[k] = icFem_TetF(model, pass->x, t0 + k);
+                needSvd |= icMaterial_NeedsSvd(&model->materials[model->tetMaterial[t0 + k]],
+                                               pass->tangent && pass->project);
+            }
+            if (needSvd) icMat3_SvdBatch(count, F, svd);
+            // A full group of one corotated material: its element blocks four at a time.
+            icReal blocks4[IC_TANGENT_GROUP][10][9];
+            const int *gm = model->tetMaterial + t0;
+            bool batched = pass->tangent && count == IC_TANGENT_GROUP && gm[1] == gm[0] &&
+                           gm[2] == gm[0] && gm[3] == gm[0] &&
+                           model->materials[gm[0]].model == IC_MATERIAL_COROTATED;
+            if (batched) {
+                const icTetRest *rests[IC_TANGENT_GROUP] = {&model->rest[t0], &model->rest[t0 + 1],
+                                                            &model->rest[t0 + 2], &model->rest[t0 + 3]};
+                icCorotated_TetBlocks4(&model->materials[gm[0]], svd, pass->project, rests, blocks4);
+            }
+            for (int k = 0; k < count; ++k) {
+                int t = t0 + k;
+                const int *tv = model->tets + 4 * t;
+                bool mine[4], any = false;
+                for (int a = 0; a < 4; ++a) any |= mine[a] = tv[a] >= v0 && tv[a] < v1;
+                if (!any) continue;
+                const icMaterial *m = &model->materials[model->tetMaterial[t]];
+                const icTetRest *rest = &model->rest[t];
+                icReal local[10][9];
+                icReal(*blocks)[9] = batched ? blocks4[k] : local;
+                icMat3 P;
+                if (!pass->tangent) {
+                    icMaterial_EvaluateSvd(m, F[k], needSvd ? &svd[k] : NULL, &P, NULL, false);
+                } else if (m->model == IC_MATERIAL_COROTATED) {
+                    P = icCorotated_Stress(m, &svd[k]);
+                    if (!batched) icCorotated_TetBlocks(m, &svd[k], pass->project, rest, blocks);
+                } else {
+                    tetBlocksGeneric(m, F[k], needSvd ? &svd[k] : NULL, pass->project, rest, &P,
+                                     blocks);
+                }
+                if (pass->f) {
+                    // H = -W P Q^T, f4 = -(f1 + f2 + f3), as icFem_ScatterStress.
+                    icMat3 h = icMat3_Scale(-rest->W, icMat3_MulTrans(P, rest->Q));
+                    icVec3 fa[4] = {h.col[0], h.col[1], h.col[2],
+                                    icVec3_Neg(icVec3_Add(icVec3_Add(h.col[0], h.col[1]), h.col[2]))};
+                    for (int a = 0; a < 4; ++a) {
+                        if (!mine[a]) continue;
+                        icReal *p = pass->f + 3 * (size_t)tv[a];
+                        p[0] += fa[a].x;
+                        p[1] += fa[a].y;
+                        p[2] += fa[a].z;
+                    }
+                }
+                if (!pass->tangent) continue;
+                // Row a of K_e into the stored blocks of row tets[a]: element block (a, b)
+                // as computed, or (b, a) transposed.
+                const int *dst = th->tetBlocks + 16 * (size_t)t;
+                for (int a = 0; a < 4; ++a) {
+                    if (!mine[a]) continue;
+                    for (int b = 0; b < 4; ++b) {
+                        int at = dst[4 * a + b];
+                        if (at < 0) continue;
+                        icReal *out = th->values + 9 * (size_t)at;
+                        if (a <= b)
+                            addBlock(out, blocks[kUpper[a][b]]);
+                        else
+                            addBlockTransposed(out, blocks[kUpper[b][a]]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+void icFem_Evaluate(const icFemModel *model, const icReal *x, icReal *f, bool tangent,
+                    bool project) {
+    struct icFemThreads *th = model->threads;
+    IC_ASSERT(th);
+    if (!f && !tangent) return;
+    // One vertex range per worker; small meshes stay on one.
+    int chunks = icPool_WorkerCount(th->pool);
+    if (model->vertexCount < chunks * IC_TANGENT_MIN_CHUNK) chunks = 1;
+    tetPass pass = {model, x, f, tangent, project, chunks};
+    icPool_ParallelFor(th->pool, chunkTask, chunks, 1, &pass);
+}
+
+// ---------------------------------------------------------------------------------------
+// Products, one row at a time (so any split of the rows gives the same bits): row r of K is
+// the stored blocks (c, r), c < r, transposed, then the stored (r, c), c >= r.
+
+typedef struct productPass {
+    const icFemModel *model;
+    icReal stiffnessScale, massScale;
+    const icReal *w;
+    icReal *out;
+} productPass;
+
+static void productTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    const productPass *pass = context;
+    const struct icFemThreads *th = pass->model->threads;
+    const int *rowStart = th->rowStart, *col = th->col;
+    const int *lowerStart = th->lowerStart, *lower = th->lower, *lowerRow = th->lowerRow;
+    const icReal *values = th->values, *w = pass->w, *mass = pass->model->mass;
+    const icReal sk = pass->stiffnessScale, sm = pass->massScale;
+    for (int r = start; r < end; ++r) {
+        // Transposed blocks: (B^T x)_i = column i of B . x, each product summed on its own
+        // over the blocks (a[i][j] collects b[3 i + j] x_j), then y_i = (a_i0 + a_i1) + a_i2.
+        icReal a[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+        for (int k = lowerStart[r]; k < lowerStart[r + 1]; ++k) {
+            const icReal *b = values + 9 * (size_t)lower[k];
+            const icReal *xc = w + 3 * (size_t)lowerRow[k];
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j) a[i][j] += b[3 * i + j] * xc[j];
+        }
+        icReal y0 = (a[0][0] + a[0][1]) + a[0][2];
+        icReal y1 = (a[1][0] + a[1][1]) + a[1][2];
+        icReal y2 = (a[2][0] + a[2][1]) + a[2][2];
+        for (int k = rowStart[r]; k < rowStart[r + 1]; ++k) {
+            const icReal *b = values + 9 * (size_t)k;
+            const icReal *xc = w + 3 * (size_t)col[k];
+            y0 += b[0] * xc[0] + b[3] * xc[1] + b[6] * xc[2];
+            y1 += b[1] * xc[0] + b[4] * xc[1] + b[7] * xc[2];
+            y2 += b[2] * xc[0] + b[5] * xc[1] + b[8] * xc[2];
+        }
+        const icReal *wr = w + 3 * (size_t)r;
+        icReal m = sm * mass[r];
+        icReal *o = pass->out + 3 * (size_t)r;
+        o[0] = sk * y0 + m * wr[0];
+        o[1] = sk * y1 + m * wr[1];
+        o[2] = sk * y2 + m * wr[2];
+    }
+}
+
+#ifdef IC_TANGENT_AVX2
+// productTask with block columns in 4-wide registers (the fourth lane is ignored): the same
+// products and sums per entry, in the same order, as the scalar loop, so the same bits.
+__attribute__((target("avx2"))) static void productTaskAvx2(int start, int end, int worker,
+                                                             void *context) {
+    (void)worker;
+    const productPass *pass = context;
+    const struct icFemThreads *th = pass->model->threads;
+    const int *rowStart = th->rowStart, *col = th->col;
+    const int *lowerStart = th->lowerStart, *lower = th->lower, *lowerRow = th->lowerRow;
+    const icReal *values = th->values, *w = pass->w, *mass = pass->model->mass;
+    const icReal sk = pass->stiffnessScale, sm = pass->massScale;
+    for (int r = start; r < end; ++r) {
+        __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
+        for (int k = lowerStart[r]; k < lowerStart[r + 1]; ++k) {
+            const icReal *b = values + 9 * (size_t)lower[k];
+            const icReal *xc = w + 3 * (size_t)lowerRow[k];
+            __m256d x = _mm256_setr_pd(xc[0], xc[1], xc[2], 0);
+            a0 = _mm256_add_pd(a0, _mm256_mul_pd(_mm256_loadu_pd(b), x));
+            a1 = _mm256_add_pd(a1, _mm256_mul_pd(_mm256_loadu_pd(b + 3), x));
+            a2 = _mm256_add_pd(a2, _mm256_mul_pd(_mm256_loadu_pd(b + 6), x));
+        }
+        double l0[4], l1[4], l2[4];
+        _mm256_storeu_pd(l0, a0);
+        _mm256_storeu_pd(l1, a1);
+        _mm256_storeu_pd(l2, a2);
+        __m256d y = _mm256_setr_pd((l0[0] + l0[1]) + l0[2], (l1[0] + l1[1]) + l1[2],
+                                   (l2[0] + l2[1]) + l2[2], 0);
+        for (int k = rowStart[r]; k < rowStart[r + 1]; ++k) {
+            const icReal *b = values + 9 * (size_t)k;
+            const icReal *xc = w + 3 * (size_t)col[k];
+            __m256d c0 = _mm256_mul_pd(_mm256_loadu_pd(b), _mm256_broadcast_sd(xc));
+            __m256d c1 = _mm256_mul_pd(_mm256_loadu_pd(b + 3), _mm256_broadcast_sd(xc + 1));
+            __m256d c2 = _mm256_mul_pd(_mm256_loadu_pd(b + 6), _mm256_broadcast_sd(xc + 2));
+            __m256d t = _mm256_add_pd(_mm256_add_pd(c0, c1), c2);
+            y = _mm256_add_pd(y, t);
+        }
+        double yv[4];
+        _mm256_storeu_pd(yv, y);
+        const icReal *wr = w + 3 * (size_t)r;
+        icReal m = sm * mass[r];
+        icReal *o = pass->out + 3 * (size_t)r;
+        o[0] = sk * yv[0] + m * wr[0];
+        o[1] = sk * yv[1] + m * wr[1];
+        o[2] = sk * yv[2] + m * wr[2];
+    }
+}
+#endif
+
+void icFem_TangentProduct(const icFemModel *model, icReal stiffnessScale, icReal massScale,
+                          const icReal *w, icReal *out) {
+    IC_ASSERT(model->threads);
+    productPass pass = {model, stiffnessScale, massScale, w, out};
+    icPool_ParallelFor(model->threads->pool, model->threads->productTask, model->vertexCount,
+                       IC_TANGENT_MIN_VERTICES, &pass);
+}
+
+void icFem_TangentDiagonal(const icFemModel *model, icReal *diagBlocks) {
+    const struct icFemThreads *th = model->threads;
+    IC_ASSERT(th);
+    for (int v = 0; v < model->vertexCount; ++v)
+        memcpy(diagBlocks + 9 * (size_t)v, th->values + 9 * (size_t)th->rowStart[v],
+               sizeof(icReal) * 9);
+}
