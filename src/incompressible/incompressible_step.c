@@ -36,6 +36,8 @@ struct icIncompressibleCache {
     icVec3 *contactNormal; ///< (n) normal of the last step's contact, 0 if none
     icVec3 *predictNormal; ///< (n) contacts constraining eq. 1 (lazily allocated)
     icReal *push;          ///< (n) their normal velocity change
+    icObstacleHit *hits;   ///< (n) what each contact of step 5 touches (lazily allocated)
+    icReal *impulse;       ///< (n) normal velocity a contact removed over the step
     icReal *goal;          ///< (n) ring volumes eq. 1 aims for (lazily allocated)
     icReal *newton;        ///< (n x 3) one Newton correction of eq. 1
     icReal *f, *v0, *vstar, *vn, *xnew, *xmid, *b, *dv, *diagBlocks, *precond, *cgWork;
@@ -92,6 +94,10 @@ static void freeBuilt(icIncompressibleCache *c) {
     icFree(c->contactNormal);
     icFree(c->predictNormal);
     icFree(c->push);
+    icFree(c->hits);
+    icFree(c->impulse);
+    c->hits = NULL;
+    c->impulse = NULL;
     icFree(c->goal);
     icFree(c->newton);
     c->predictNormal = NULL;
@@ -369,15 +375,18 @@ static icResult fillConstraints(icIncompressibleCache *c, const icVec3 *normal,
     return IC_OK;
 }
 
-// Removes the normal component of dv = out - base at contact vertices (step 7
-// filter).
-static void filterContacts(const icIncompressibleCache *c, const icReal *base, icReal *out) {
+// Removes the normal component of dv = out - base at contact vertices (step 7 filter). With
+// impulse, adds what was removed while pressing in, times `weight`, to each contact's normal
+// impulse.
+static void filterContacts(const icIncompressibleCache *c, const icReal *base, icReal *out,
+                           icReal *impulse, icReal weight) {
     for (int v = 0; v < c->n; ++v) {
         icVec3 nrm = c->contactNormal[v];
         if (icVec3_LengthSquared(nrm) == 0) continue;
         icVec3 dv = icVec3_Sub(icVec3_Load(out, v), icVec3_Load(base, v));
         icReal d = icVec3_Dot(nrm, dv);
         icVec3_Store(out, v, icVec3_Sub(icVec3_Load(out, v), icVec3_Scale(d, nrm)));
+        if (impulse && d < 0) impulse[v] -= weight * d;
     }
 }
 
@@ -596,7 +605,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     // 1. Implicit half step for the position velocity.
     double te = nowMs();
     st.forceIterations += implicitHalfStep(c, s->x, c->v0, h, gravity, true, c->vstar);
-    if (d->contactInForceSolve) filterContacts(c, c->v0, c->vstar);
+    if (d->contactInForceSolve) filterContacts(c, c->v0, c->vstar, NULL, 0);
     st.elasticMs += nowMs() - te;
 
     // Contacts the position velocity would make by the end of the step (and last
@@ -606,7 +615,9 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     if (!c->predictNormal) {
         c->predictNormal = IC_ALLOC(icVec3, (size_t)n);
         c->push = IC_ALLOC(icReal, (size_t)n);
-        if (!c->predictNormal || !c->push) return IC_ERR_OUT_OF_MEMORY;
+        c->hits = IC_ALLOC(icObstacleHit, (size_t)n);
+        c->impulse = IC_ALLOC(icReal, (size_t)n);
+        if (!c->predictNormal || !c->push || !c->hits || !c->impulse) return IC_ERR_OUT_OF_MEMORY;
     }
     // Step 3 (moved before eq. 1, like the obstacle prediction): close pairs stop
     // approaching.
@@ -634,8 +645,8 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     // 5. Object collisions on x^{n+1}; the time-n velocity restarts from v^n.
     tc = nowMs();
     memcpy(c->vn, c->v0, bytes);
-    st.objectContacts = icObstacles_Collide(&obstacles, n, c->mask, c->predictNormal, c->push,
-                                            c->xnew, c->vn, t1, dt, c->contactNormal);
+    st.objectContacts = icObstacles_Collide(&obstacles, n, c->mask, c->predictNormal, c->xnew,
+                                            c->vn, t1, dt, c->contactNormal, c->hits, c->impulse);
     if (c->pairs.count > 0) {
         // Close pairs' time-n velocities stop approaching.
         icRepulsion_Apply(&c->pairs, c->xnew, c->invMass, dt, d->proximity, false, 4, c->vn,
@@ -650,9 +661,19 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     tp = nowMs();
     for (int k = 0; k < 3 * n; ++k) c->xmid[k] = 0.5 * (s->x[k] + c->xnew[k]);
     if (d->projections) icPressureSystem_Setup(c->pressureSystem, c->xmid);
-    if (d->projections)
+    if (d->projections) {
         st.velocityIterations = icPressureSystem_ProjectVelocity(
             c->pressureSystem, &c->velocitySet, &d->pressure, c->vn, c->pressure, &ks);
+        // The contacts' share of the pressure impulse: what the unconstrained correction
+        // would have pushed into the obstacle (the constraint's reaction), for friction.
+        if (st.objectContacts > 0 && c->newton) {
+            icPressureSystem_Correction(c->pressureSystem, NULL, 1, c->pressure, c->newton);
+            for (int v = 0; v < n; ++v) {
+                icReal into = -icVec3_Dot(c->contactNormal[v], icVec3_Load(c->newton, v));
+                if (into > 0) c->impulse[v] += into;
+            }
+        }
+    }
     for (int v = 0; v < n; ++v) c->pressure[v] /= dt; // phat = dt p (spec 2)
     st.pressureMs += nowMs() - tp;
 
@@ -661,9 +682,12 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     te = nowMs();
     st.forceIterations +=
         implicitHalfStep(c, c->xmid, c->vn, h, gravity, d->implicitVelocitySolve, c->vstar);
-    filterContacts(c, c->vn, c->vstar);
+    // The extrapolation doubles what the filter removes from v^{n+1/2}.
+    filterContacts(c, c->vn, c->vstar, c->impulse, 2);
     for (int k = 0; k < 3 * n; ++k) c->vstar[k] = 2 * c->vstar[k] - c->vn[k];
     st.elasticMs += nowMs() - te;
+    // 9. Friction with the normal impulse of the whole step.
+    icObstacles_ApplyFriction(n, c->contactNormal, c->hits, c->impulse, c->vstar);
     // 9. Close pairs leave the step without approaching.
     if (c->pairs.count > 0)
         icRepulsion_Apply(&c->pairs, c->xnew, c->invMass, dt, d->proximity, false, 4, c->vstar,

@@ -125,12 +125,13 @@ int icObstacles_AddPenetrations(const icObstacleSet *set, int n, const unsigned 
 }
 
 int icObstacles_Collide(const icObstacleSet *set, int n, const unsigned char *mask,
-                        const icVec3 *predicted, const icReal *push, icReal *xnew, icReal *vn,
-                        icReal t1, icReal dt, icVec3 *normal) {
+                        const icVec3 *predicted, icReal *xnew, icReal *vn, icReal t1, icReal dt,
+                        icVec3 *normal, icObstacleHit *hits, icReal *impulse) {
     int count = 0;
     bool any = icObstacles_Any(set);
     for (int i = 0; i < n; ++i) {
         normal[i] = icVec3_Make(0, 0, 0);
+        impulse[i] = 0;
         if (!any || !isFree(mask, i)) continue;
         icVec3 x = icVec3_Load(xnew, i);
         bool wasPredicted = icVec3_LengthSquared(predicted[i]) > 0;
@@ -138,20 +139,28 @@ int icObstacles_Collide(const icObstacleSet *set, int n, const unsigned char *ma
         if (!icObstacles_Query(set, x, t1, dt, wasPredicted ? INFINITY : 0, &hit)) continue;
         if (hit.distance < 0)
             icVec3_Store(xnew, i, icVec3_Add(x, icVec3_Scale(-hit.distance, hit.normal)));
-        // Inelastic: the normal velocity relative to the surface becomes zero if
-        // approaching; Coulomb friction removes up to mu times that change from the
-        // tangential part.
+        // Inelastic: the normal velocity relative to the surface becomes zero if approaching.
         icVec3 rel = icVec3_Sub(icVec3_Load(vn, i), hit.velocity);
         icReal vnrm = icVec3_Dot(rel, hit.normal);
-        icReal dvn = vnrm < 0 ? -vnrm : 0.0;
-        icReal impulse = dvn + push[i];
-        icVec3 tangent = icVec3_Sub(rel, icVec3_Scale(vnrm, hit.normal));
-        icReal vt = icVec3_Length(tangent);
-        icReal keep = vt > hit.friction * impulse ? 1 - hit.friction * impulse / vt : 0.0;
-        rel = icVec3_Add(icVec3_Scale(vnrm + dvn, hit.normal), icVec3_Scale(keep, tangent));
-        icVec3_Store(vn, i, icVec3_Add(rel, hit.velocity));
+        if (vnrm < 0) {
+            icVec3_Store(vn, i, icVec3_Add(icVec3_Load(vn, i), icVec3_Scale(-vnrm, hit.normal)));
+            impulse[i] = -vnrm;
+        }
         normal[i] = hit.normal;
+        hits[i] = hit;
         ++count;
     }
     return count;
+}
+
+void icObstacles_ApplyFriction(int n, const icVec3 *normal, const icObstacleHit *hits,
+                               const icReal *impulse, icReal *v) {
+    for (int i = 0; i < n; ++i) {
+        if (icVec3_LengthSquared(normal[i]) == 0 || !(hits[i].friction > 0)) continue;
+        icVec3 rel = icVec3_Sub(icVec3_Load(v, i), hits[i].velocity);
+        icVec3 tangent = icVec3_Sub(rel, icVec3_Scale(icVec3_Dot(rel, normal[i]), normal[i]));
+        icReal vt = icVec3_Length(tangent), limit = hits[i].friction * impulse[i];
+        icReal cut = vt > limit ? limit / vt : 1.0; // static friction: all of it
+        icVec3_Store(v, i, icVec3_Sub(icVec3_Load(v, i), icVec3_Scale(cut, tangent)));
+    }
 }

@@ -44,12 +44,16 @@ int icObstacles_PredictContacts(const icObstacleSet *set, int n, const unsigned 
 /// its surface in xend and gets a constraint normal and push. Returns how many were added.
 int icObstacles_AddPenetrations(const icObstacleSet *set, int n, const unsigned char *mask,
                                 icReal *xend, icReal t1, icReal dt, icVec3 *normal, icReal *push);
-/// Step 5 of seed 003: vertices of xnew inside obstacles are moved to the
-/// surface; their time-n velocities vn stop approaching (inelastic) and lose
-/// tangential speed by Coulomb friction on the normal change plus the predicted
-/// push. Vertices with a predicted contact stay in contact (they were placed on
-/// the surface). normal (n) receives each contact's normal (zero where none).
-/// Returns the number of contacts.
+/// Step 5 of seed 003: vertices of xnew inside obstacles are moved to the surface and their
+/// time-n velocities vn stop approaching it (inelastic). Vertices with a predicted contact
+/// stay in contact (they were placed on the surface). normal (n) receives each contact's
+/// normal (zero where none), hits (n) what it touches, impulse (n) the normal velocity
+/// removed (the start of its normal impulse per mass, for friction). Returns the contacts.
 int icObstacles_Collide(const icObstacleSet *set, int n, const unsigned char *mask,
-                        const icVec3 *predicted, const icReal *push, icReal *xnew, icReal *vn,
-                        icReal t1, icReal dt, icVec3 *normal);
+                        const icVec3 *predicted, icReal *xnew, icReal *vn, icReal t1, icReal dt,
+                        icVec3 *normal, icObstacleHit *hits, icReal *impulse);
+/// Coulomb friction on the end-of-step velocity v of every contact (normal non-zero): the
+/// tangential velocity relative to the obstacle loses up to friction x impulse (the normal
+/// velocity change the contact made over the step), and stops where that is enough.
+void icObstacles_ApplyFriction(int n, const icVec3 *normal, const icObstacleHit *hits,
+                               const icReal *impulse, icReal *v);
