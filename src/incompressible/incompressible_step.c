@@ -201,9 +201,11 @@ bool icWorld_GetVertexPressure(const icWorld *world, icReal *pressure) {
 // is the only volumetric one).
 static icMaterial deviatoricMaterial(const icBodyRecord *body, icReal scale) {
     icMaterialModel model = body->def.model;
-    if (model == IC_MATERIAL_MM || model == IC_MATERIAL_SNH || model == IC_MATERIAL_SNH2018)
-        model = IC_MATERIAL_COROTATED;
     icReal lambda = isfinite(body->lambda) ? scale * body->lambda : 0.0;
+    // With a weakened lambda they change to corotated; with all of it (standard FEM) the
+    // body keeps its model.
+    bool rested = model == IC_MATERIAL_MM || model == IC_MATERIAL_SNH || model == IC_MATERIAL_SNH2018;
+    if (rested && !(scale >= 1 && lambda > 0)) model = IC_MATERIAL_COROTATED;
     icMaterial mat = icMaterial_FromLame(model, body->mu, lambda);
     mat.density = body->def.density;
     return mat;
@@ -342,6 +344,80 @@ static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icR
     int it = icCG(3 * n, forceOperator, &op, IC_PRECONDITIONER_BLOCK_JACOBI, c->precond, c->mask,
                   c->b, c->dv, c->def.cgTolerance, c->def.maxCGIterations, c->cgWork, &cs);
     for (int k = 0; k < 3 * n; ++k) out[k] = v0[k] + (c->mask[k] ? c->dv[k] : 0.0);
+    return it < 0 ? 0 : it;
+}
+
+// The operator of a contact-filtered solve: S (massScale M + stiffnessScale K) S x, with S
+// removing the normal component at contact vertices (Baraff & Witkin's filtered PCG).
+typedef struct filteredOp {
+    forceOp inner;
+    const icVec3 *normal; ///< (n) zero where no contact
+    icReal *tmp;          ///< (3n)
+    int n;
+} filteredOp;
+
+static void filterNormals(const icVec3 *normal, int n, icReal *x) {
+    for (int v = 0; v < n; ++v)
+        if (icVec3_LengthSquared(normal[v]) > 0) {
+            icReal d = icVec3_Dot(normal[v], icVec3_Load(x, v));
+            icVec3_Store(x, v, icVec3_Sub(icVec3_Load(x, v), icVec3_Scale(d, normal[v])));
+        }
+}
+
+static void filteredOperator(void *context, const icReal *x, icReal *y) {
+    const filteredOp *op = context;
+    memcpy(op->tmp, x, sizeof(icReal) * 3 * (size_t)op->n);
+    filterNormals(op->normal, op->n, op->tmp);
+    forceOperator((void *)&op->inner, op->tmp, y);
+    filterNormals(op->normal, op->n, y);
+}
+
+// Standard FEM has no position correction to absorb the contacts the position velocity runs
+// into, so its first half step is solved again with them: the normal velocity of every
+// predicted contact is prescribed (landing on the surface, as `out` already holds) and the
+// rest of the body answers elastically. Reuses the right side, tangent and preconditioner of
+// the implicitHalfStep just done from (x^n, v0). Returns CG iterations.
+static int constrainedHalfStep(icIncompressibleCache *c, const icReal *v0, icReal h,
+                               const icVec3 *normal, icReal *out) {
+    int n = c->n;
+    icReal a = c->def.massDamping;
+    icReal *z = c->newton, *r = c->xmid; // scratch: both are rewritten later in the step
+    // z: the prescribed normal change; r = S (b - A z).
+    memset(z, 0, sizeof(icReal) * 3 * (size_t)n);
+    for (int v = 0; v < n; ++v)
+        if (icVec3_LengthSquared(normal[v]) > 0) {
+            icReal want =
+                icVec3_Dot(normal[v], icVec3_Sub(icVec3_Load(out, v), icVec3_Load(v0, v)));
+            icVec3_Store(z, v, icVec3_Scale(want, normal[v]));
+        }
+    forceOp inner = {&c->fem, NULL, c->fem.mass, 1 + h * a, h * h, NULL};
+    forceOperator(&inner, z, r);
+    for (int k = 0; k < 3 * n; ++k) r[k] = c->mask[k] ? c->b[k] - r[k] : 0.0;
+    filterNormals(normal, n, r);
+    // Preconditioner S P^-1 S on the contact vertices' blocks.
+    for (int v = 0; v < n; ++v) {
+        icVec3 nv = normal[v];
+        if (icVec3_LengthSquared(nv) == 0) continue;
+        icReal *B = c->precond + 9 * v, S[9], T[9];
+        icReal nn[3] = {nv.x, nv.y, nv.z};
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) S[3 * i + j] = (i == j) - nn[i] * nn[j];
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                T[3 * i + j] = 0;
+                for (int k = 0; k < 3; ++k) T[3 * i + j] += S[3 * i + k] * B[3 * k + j];
+            }
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                B[3 * i + j] = 0;
+                for (int k = 0; k < 3; ++k) B[3 * i + j] += T[3 * i + k] * S[3 * k + j];
+            }
+    }
+    filteredOp op = {inner, normal, c->f, n};
+    icCGStats cs;
+    int it = icCG(3 * n, filteredOperator, &op, IC_PRECONDITIONER_BLOCK_JACOBI, c->precond, c->mask,
+                  r, c->dv, c->def.cgTolerance, c->def.maxCGIterations, c->cgWork, &cs);
+    for (int k = 0; k < 3 * n; ++k) out[k] = v0[k] + (c->mask[k] ? c->dv[k] + z[k] : 0.0);
     return it < 0 ? 0 : it;
 }
 
@@ -629,6 +705,11 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     if ((r = fillConstraints(c, c->predictNormal, c->pairs.count > 0 ? c->pairActive : NULL,
                              &c->positionSet)) != IC_OK)
         return r;
+    if (!d->projections && icObstacles_Any(&obstacles)) {
+        if (!c->newton && !(c->newton = IC_ALLOC(icReal, 3 * (size_t)n)))
+            return IC_ERR_OUT_OF_MEMORY;
+        st.forceIterations += constrainedHalfStep(c, c->v0, h, c->predictNormal, c->vstar);
+    }
     st.contactMs += nowMs() - tc;
 
     // 2. Position correction (eq. 1) at x^n, then re-linearised at the end
