@@ -2,7 +2,7 @@
 // Figures of the incompressible solver (seed 003): the sphere drop (Fig. 2) with the one-ring
 // projections vs standard FEM at nu = 0.45 / 0.499, the plate squeeze (Fig. 6), and seconds
 // per frame split into elastic, pressure and contact time.
-// Usage: bench_incompressible drop [cells] [seconds] [csv] [png]  |  plates [cells] [csv]  |
+// Usage: bench_incompressible drop [cells] [seconds] [csv] [png]  |  tori [count] [cells] [s] |  plates [cells] [csv]  |
 //        timing [cells] [frames] [workers] [steps per frame]   (2 workers, 10 steps unless told)
 #define _POSIX_C_SOURCE 200809L
 #include "isochor/incompressible.h"
@@ -48,6 +48,8 @@ static icWorld *makeSphere(int cells, int variant, double height, bool gravity, 
     if (getenv("IC_SOLVER_CG")) d.pressure.solver = IC_PRESSURE_CG;
     // IC_MAX_STEP_MOTION=0 turns the adaptive (CFL) substeps off, for comparisons.
     if (getenv("IC_MAX_STEP_MOTION")) d.maxStepMotion = atof(getenv("IC_MAX_STEP_MOTION"));
+    if (getenv("IC_POSITION_TOLERANCE")) d.positionTolerance = atof(getenv("IC_POSITION_TOLERANCE"));
+    if (getenv("IC_NEWTON")) d.positionNewtonIterations = atoi(getenv("IC_NEWTON"));
     icWorld_SetIncompressibleDef(w, &d);
     return w;
 }
@@ -185,6 +187,88 @@ static int plates(int cells, FILE *csv) {
     return 0;
 }
 
+// Fig. 5: `count` tori (major 0.08 m, minor 0.03 m) dropped into a 0.32 m box, tilted and
+// stacked as scenes/incompressible/tori_pile.json; prints the worst per-torus volume error.
+static double bodyVolume(const icWorld *w, icBodyId id) {
+    int vs, vc, ts, tc;
+    icBody_GetRanges(w, id, &vs, &vc, &ts, &tc);
+    const int *tets = icWorld_GetTets(w);
+    const icReal *x = icWorld_GetPositions(w);
+    double volume = 0;
+    for (int t = ts; t < ts + tc; ++t) {
+        const int *q = tets + 4 * t;
+        icVec3 a = icVec3_Load(x, q[0]);
+        volume += icVec3_Dot(icVec3_Sub(icVec3_Load(x, q[1]), a),
+                             icVec3_Cross(icVec3_Sub(icVec3_Load(x, q[2]), a),
+                                          icVec3_Sub(icVec3_Load(x, q[3]), a))) /
+                  6;
+    }
+    return volume;
+}
+
+static int tori(int count, int cells, double seconds) {
+    icWorldDef wd = icDefaultWorldDef();
+    wd.solver = IC_SOLVER_INCOMPRESSIBLE;
+    wd.health.policy = IC_HEALTH_OFF;
+    icWorld *w = icCreateWorld(&wd);
+    icBodyId ids[64];
+    double v0[64];
+    if (!w || count < 1 || count > 64) return 1;
+    for (int b = 0; b < count; ++b) {
+        icTetMesh mesh = {0};
+        if (icGenerateTorus(&mesh, 0.08, 0.03, cells, 6) != IC_OK) return 1;
+        double tilt = 0.35 * (b % 3 - 1);
+        icMat3 R = icMat3_Rotation(icVec3_Make(cos(0.9 * b), 0, -sin(0.9 * b)), tilt);
+        for (int v = 0; v < mesh.vertexCount; ++v)
+            icVec3_Store(mesh.positions, v, icMat3_MulVec(R, icVec3_Load(mesh.positions, v)));
+        icSoftBodyDef bd = icDefaultSoftBodyDef();
+        bd.model = IC_MATERIAL_COROTATED;
+        bd.poissonRatio = 0.5;
+        bd.youngsModulus = 6e4;
+        bd.translation = icVec3_Make(b % 2 ? 0.03 : -0.03, 0.12 + 0.16 * b, (b / 2) % 2 ? 0.03 : -0.03);
+        icResult r = icWorld_CreateSoftBody(w, &mesh, &bd, &ids[b], NULL);
+        icTetMesh_Destroy(&mesh);
+        if (r != IC_OK) return 1;
+        v0[b] = bodyVolume(w, ids[b]);
+    }
+    icPlaneDef floor = icDefaultPlaneDef();
+    floor.friction = 0.3;
+    icWorld_AddPlane(w, &floor);
+    static const double walls[4][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (int i = 0; i < 4; ++i) {
+        icPlaneDef p = floor;
+        p.normal = icVec3_Make(walls[i][0], walls[i][1], walls[i][2]);
+        p.offset = -0.16;
+        icWorld_AddPlane(w, &p);
+    }
+    icIncompressibleDef d = icDefaultIncompressibleDef();
+    d.recoveryTime = 1.0 / (5 * FPS);
+    d.selfContact = true;
+    d.proximity = 0.004;
+    icWorld_SetIncompressibleDef(w, &d);
+    const double dt = 1.0 / 240;
+    double worst = 0, pressure = 0, total = 0, contact = 0;
+    int steps = (int)(seconds / dt + 0.5), maxPairs = 0;
+    for (int s = 0; s < steps; ++s) {
+        if (icWorld_Step(w, dt, NULL) != IC_OK) {
+            printf("tori: step %d failed\n", s);
+            break;
+        }
+        icIncompressibleStats is = icWorld_GetIncompressibleStats(w);
+        pressure += is.pressureMs;
+        contact += is.contactMs;
+        total += is.totalMs;
+        maxPairs = is.selfPairs > maxPairs ? is.selfPairs : maxPairs;
+        for (int b = 0; b < count; ++b) worst = fmax(worst, fabs(bodyVolume(w, ids[b]) / v0[b] - 1));
+    }
+    printf("tori %d x %d tets, %.2f s: worst per-torus |dV/V| %.3f %% (any step), %.0f ms/step "
+           "(pressure solves %.0f %%, contact %.0f %%), up to %d proximity pairs\n",
+           count, icWorld_GetTetCount(w) / count, seconds, 100 * worst, total / steps,
+           100 * pressure / total, 100 * contact / total, maxPairs);
+    icDestroyWorld(w);
+    return 0;
+}
+
 static int timing(int cells, int frames, int workers, int stepsPerFrame) {
     icWorld *w = makeSphere(cells, VARIANT_ONE_RING, 2.5 * R, true, workers);
     if (!w) return 1;
@@ -239,6 +323,9 @@ int main(int argc, char **argv) {
         if (csv) fclose(csv);
         return r;
     }
+    if (strcmp(mode, "tori") == 0)
+        return tori(argc > 2 ? atoi(argv[2]) : 8, argc > 3 ? atoi(argv[3]) : 8,
+                    argc > 4 ? atof(argv[4]) : 1.5);
     if (strcmp(mode, "plates") == 0) {
         FILE *csv = argc > 3 ? fopen(argv[3], "w") : NULL;
         int r = plates(cells, csv);
