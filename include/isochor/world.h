@@ -312,6 +312,8 @@ icResult icWorld_CheckCheckpoint(const icWorld *world, const void *data, size_t 
 void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icReal *stressNorm);
 /// Current total volume over rest total volume, over all bodies.
 icReal icWorld_GetVolumeRatio(const icWorld *world);
+/// One body's current volume over its rest volume (m^3 / m^3).
+icReal icBody_GetVolumeRatio(const icWorld *world, icBodyId id);
 
 /// States sharing the world's model. A new state is a copy of the world's current one.
 icState *icWorld_CreateState(const icWorld *world);

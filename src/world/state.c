@@ -114,6 +114,18 @@ void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icR
     }
 }
 
+icReal icBody_GetVolumeRatio(const icWorld *world, icBodyId id) {
+    IC_ASSERT(icBody_IsValid(world, id));
+    const icModel *m = &world->model;
+    const icBodyRecord *b = &m->bodies[id.index1 - 1];
+    icReal volume = 0, rest = 0;
+    for (int t = b->tetStart; t < b->tetStart + b->tetCount; ++t) {
+        volume += icMat3_Det(icModel_TetF(m, world->state->x, t)) * m->restVolume[t];
+        rest += m->restVolume[t];
+    }
+    return rest > 0 ? volume / rest : 1.0;
+}
+
 icReal icWorld_GetVolumeRatio(const icWorld *world) {
     const icModel *m = &world->model;
     const icReal *x = world->state->x;
