@@ -4,7 +4,8 @@
 // process; the phases of a whole step; bytes per tet; a PNG plot. docs/performance.md
 // explains the columns.
 // Usage: bench_xpbd [--quick] [--repeats N] [--seconds S] [--threads N] [--plot FILE.png]
-//                   [--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV]...
+//                   [--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV]
+//                   [--kernel (the colour passes alone, one thread: cycles per tet per width)]...
 //                   [--cells N --mesh general|hex --precision float|double
 //                    --simd auto|scalar|avx2|avx512 --scheme greedy|cell]
 // The full run takes ~6 minutes; on a shared machine run it in pieces (--size K --no-extras,
@@ -21,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(IC_XPBD_X86)
+#include <x86intrin.h>
+#endif
 
 // The ceiling the performance issue puts on two cores (projections per second).
 #define IC_BENCH_CEILING 1.2e9
@@ -424,6 +428,125 @@ static void loadRows(const char *path) {
     if (f) fclose(f);
 }
 
+// ---------------------------------------------------------------- kernel micro-benchmark
+
+#if defined(IC_XPBD_X86)
+static uint64_t ticks(void) { return __rdtsc(); }
+#else
+static uint64_t ticks(void) { return (uint64_t)(nowSeconds() * 1e9); }
+#endif
+
+typedef struct icKernelVariant {
+    const char *name;
+    icXpbdKernelFn *kernel;
+    icXpbdCellKernelFn *cellKernel; ///< NULL: the cell units also go tet by tet
+} icKernelVariant;
+
+// Every colour of every chunk once, chunk by chunk (the overflow left out): what a sweep's
+// colour passes do on one thread.
+static void kernelPass(const icXpbdLayout *L, const icXpbdKernelArgs *args, const icKernelVariant *v) {
+    icXpbdCells cells = {L->cellCorners, L->cellPattern, L->unitBlocks};
+    for (int k = 0; k < L->colourCount; ++k)
+        for (int u = L->colourUnits[k]; u < L->colourUnits[k + 1];) {
+            bool fast = L->unitFast && L->unitFast[u] && v->cellKernel;
+            int w = u + 1;
+            while (w < L->colourUnits[k + 1] && (L->unitFast && L->unitFast[w] && v->cellKernel) == fast) ++w;
+            if (fast)
+                v->cellKernel(args, &cells, u, w);
+            else
+                v->kernel(args, L->unitBlocks[u], w == L->colourUnits[k + 1] ? L->colourEnd[k] : L->unitBlocks[w]);
+            u = w;
+        }
+}
+
+static uint64_t hashBytes(const void *p, size_t n, uint64_t h) { // FNV-1a
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 0x100000001B3ull;
+    return h;
+}
+
+// One thread, the packed colour passes alone: each variant sweeps the same positions (the
+// working copy restored before every pass) `repeats` times, variants interleaved; the
+// minimum is what the kernel costs when nothing else runs on the core. Also checks that
+// every width gives the same bits.
+static void kernelMicro(const icTetMesh *mesh, const icBenchConfig *cfg, int repeats) {
+    icWorld *world = makeWorld(mesh, cfg, 1);
+    icModel *m = icWorld_Model(world);
+    icXpbdLayout *L = m->layout;
+    bool single = cfg->precision == IC_PRECISION_FLOAT;
+    icKernelVariant variants[4];
+    int count = 0;
+    variants[count++] = (icKernelVariant){"lane", single ? icXpbdKernel_ScalarFloat : icXpbdKernel_ScalarDouble,
+                                          single ? icXpbdCell_ScalarFloat : icXpbdCell_ScalarDouble};
+    static const icSimd levels[3] = {IC_SIMD_SCALAR, IC_SIMD_AVX2, IC_SIMD_AVX512};
+    for (int i = 0; i < 3; ++i) {
+        icSimd used;
+        icXpbdKernelFn *fn = icXpbd_SelectKernel(levels[i], cfg->precision, &used);
+        if (used != levels[i]) continue;
+        variants[count++] = (icKernelVariant){used == IC_SIMD_SCALAR ? "portable" : simdName(used), fn,
+                                              icXpbd_SelectCellKernel(levels[i], cfg->precision)};
+    }
+    size_t xBytes = 4 * L->real * (size_t)L->vertexCount, lambdaBytes = 2 * L->real * (size_t)L->lanes * L->blockCount;
+    void *x0 = malloc(xBytes);
+    memcpy(x0, L->x, xBytes);
+    icXpbdKernelArgs args = {0};
+    args.blocks = L->blocks;
+    args.blockBytes = L->blockBytes;
+    args.x = L->x;
+    args.wAxes = L->wAxes;
+    args.lambda = L->lambda;
+    args.uniform = L->uniform;
+    args.sixOverMu = L->sixOverMu;
+    args.sixOverLambda = L->sixOverLambda;
+    args.gamma = L->gamma;
+    double h = 1.0 / 60.0 / IC_BENCH_SUBSTEPS;
+    args.invH = 1.0 / h;
+    args.invH2 = 1.0 / (h * h);
+    args.loadLambda = false; // one iteration per substep: the multipliers start at zero
+    args.storeLambda = true;
+    int blocks = 0;
+    for (int k = 0; k < L->colourCount; ++k) blocks += L->colourEnd[k] - L->unitBlocks[L->colourUnits[k]];
+    double lanes = (double)blocks * L->lanes;
+    uint64_t hash[4];
+    for (int v = 0; v < count; ++v) {
+        memcpy(L->x, x0, xBytes);
+        memset(L->lambda, 0, lambdaBytes);
+        kernelPass(L, &args, &variants[v]);
+        hash[v] = hashBytes(L->lambda, lambdaBytes, hashBytes(L->x, xBytes, 0xCBF29CE484222325ull));
+    }
+    // The time-stamp counter runs at a fixed rate (not the core's clock), and a virtual CPU
+    // may see a jump when it moves: the cycles reported are the fastest pass's nanoseconds
+    // times the counter's rate over the whole run.
+    // Two kinds of sweep: multipliers neither read nor kept (all but the last sweep of a
+    // step with one iteration per substep) and kept (the last one).
+    double bestNs[2][4], allNs = 0, allTicks = 0;
+    for (int v = 0; v < count; ++v) bestNs[0][v] = bestNs[1][v] = 1e300;
+    for (int r = 0; r < repeats; ++r)
+        for (int kind = 0; kind < 2; ++kind)
+            for (int v = 0; v < count; ++v) {
+                args.storeLambda = kind == 1;
+                memcpy(L->x, x0, xBytes);
+                uint64_t c0 = ticks();
+                double t0 = nowSeconds();
+                kernelPass(L, &args, &variants[v]);
+                double ns = (nowSeconds() - t0) * 1e9;
+                allTicks += (double)(ticks() - c0);
+                allNs += ns;
+                if (ns < bestNs[kind][v]) bestNs[kind][v] = ns;
+            }
+    double ghz = allTicks / allNs;
+    for (int v = 0; v < count; ++v)
+        printf("| %-7s | %-6s | %7d | %-8s | %7.2f | %6.2f | %7.1f | %7.2f | %6.2f | %s |\n", cfg->mesh,
+               single ? "float" : "double", (int)lanes, variants[v].name, bestNs[0][v] * ghz / lanes,
+               bestNs[0][v] / lanes, lanes / bestNs[0][v] * 1e3, bestNs[1][v] * ghz / lanes, bestNs[1][v] / lanes,
+               hash[v] == hash[0] ? "same" : "DIFFERENT");
+    printf("(hash of positions and multipliers after one pass: %016llx)\n", (unsigned long long)hash[0]);
+    fflush(stdout);
+    memcpy(L->x, x0, xBytes);
+    free(x0);
+    icDestroyWorld(world);
+}
+
 static void printMachine(void) {
     char line[512], model[256] = "unknown";
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -465,7 +588,7 @@ static void printMemory(icWorld *world) {
 }
 
 int main(int argc, char **argv) {
-    bool quick = false, custom = false;
+    bool quick = false, custom = false, micro = false; // --kernel: the micro-benchmark
     int onlySize = -1;        // --size K: only the K-th of 10k / 100k / 1M in the main table
     bool replot = false;      // --replot CSV (repeatable) --plot PNG: the plot of earlier runs
     bool tables = true, extras = true; // --no-table, --no-extras (scaling, memory, scenes)
@@ -484,6 +607,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--replot") == 0) loadRows(v), replot = true, ++i;
         else if (strcmp(a, "--no-table") == 0) tables = false;
         else if (strcmp(a, "--no-extras") == 0) extras = false;
+        else if (strcmp(a, "--kernel") == 0) micro = true;
         else if (strcmp(a, "--csv") == 0) s_csv = fopen(v, "w"), ++i;
         else if (strcmp(a, "--cells") == 0) cells = atoi(v), ++i, custom = true;
         else if (strcmp(a, "--mesh") == 0) cfg.mesh = strcmp(v, "hex") == 0 ? "hex" : "general", ++i, custom = true;
@@ -498,7 +622,7 @@ int main(int argc, char **argv) {
             cfg.scheme = strcmp(v, "cell") == 0 ? IC_COLOURING_CELL : IC_COLOURING_GREEDY, ++i, custom = true;
         else {
             fprintf(stderr, "usage: %s [--quick] [--repeats N] [--seconds S] [--threads N] [--plot FILE.png] "
-                            "[--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV] [--cells N --mesh "
+                            "[--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV] [--kernel] [--cells N --mesh "
                             "general|hex --precision float|double --simd auto|scalar|avx2|avx512 "
                             "--scheme greedy|cell]\n", argv[0]);
             return 2;
@@ -506,6 +630,30 @@ int main(int argc, char **argv) {
     }
     if (replot) {
         if (plot) writePlot(plot, threads);
+        return 0;
+    }
+    if (micro) { // repeats up to any count: only minima are kept
+        if (repeats < 1) repeats = 1;
+        printMachine();
+        printf("Packed colour passes alone (no overflow), one thread, %d cells per side; minimum over\n"
+               "%d passes of each variant, interleaved, on the same positions; per block lane (tet or\n"
+               "padding); cycles of the time-stamp counter (its fixed rate, not the core clock);\n"
+               "multipliers start at zero and are not kept (9 sweeps in 10 of the benchmark) or kept;\n"
+               "bits: positions and multipliers after one pass, against the one-lane kernel.\n\n",
+               cells, repeats);
+        printf("| mesh    | prec   | lanes   | kernel   | TSC/tet | ns/tet | M tet/s | TSC/tet, lambda kept | ns/tet, kept | bits |\n");
+        printf("|---------|--------|---------|----------|---------|--------|---------|----------------------|--------------|------|\n");
+        static const icPrecision precisions[2] = {IC_PRECISION_FLOAT, IC_PRECISION_DOUBLE};
+        for (int p = 0; p < 2; ++p)
+            for (int hex = 0; hex < 2; ++hex) {
+                icTetMesh mesh = {0};
+                icBenchConfig f = {hex ? "hex" : "general", precisions[p], IC_SIMD_AUTO,
+                                   hex ? IC_COLOURING_CELL : IC_COLOURING_GREEDY};
+                if (hex) makeHex(&mesh, cells); else makeGeneral(&mesh, cells);
+                kernelMicro(&mesh, &f, repeats);
+                icTetMesh_Destroy(&mesh);
+            }
+        printMachine();
         return 0;
     }
     if (repeats < 1) repeats = 1;

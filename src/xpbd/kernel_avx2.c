@@ -6,6 +6,9 @@
 
 #if defined(IC_XPBD_X86)
 #include <immintrin.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
@@ -15,25 +18,33 @@
 #endif
 
 #include "xpbd/wide_avx2.h"
+#include "xpbd/wide_pair.h"
 
-#define KW icWf8
+// Values of two base widths: two groups of lanes side by side (xpbd/wide_pair.h).
+IC_WIDE_PAIR(icWf8x2, icWf8, float)
+IC_WIDE_PAIR(icWd4x2, icWd4, double)
+
+#define KW icWf8x2
+#define K_PAIR 1
 #define KR float
-#define KL 8
+#define KL 16
 #define KB IC_XPBD_LANES
 #define K_NAME icXpbdKernel_Avx2Float
 #define K_CELL_NAME icXpbdCell_Avx2Float
 #include "xpbd/kernel_body.h"
 #undef KW
+#undef K_PAIR
 #undef KR
 #undef KL
 #undef KB
 #undef K_NAME
 #undef K_CELL_NAME
 
-#define KW icWd4
+#define KW icWd4x2
+#define K_PAIR 1
 #define K_FORM_F 1
 #define KR double
-#define KL 4
+#define KL 8
 #define KB IC_XPBD_LANES
 #define K_NAME icXpbdKernel_Avx2Double
 #define K_CELL_NAME icXpbdCell_Avx2Double

@@ -7,7 +7,8 @@
 //   K_NAME  the exported block kernel's name; K_CELL_NAME the cell kernel's
 // Every lane does the same IEEE operations in the same order whatever KL is, without fused
 // multiply-adds, so all widths give the same bits; sums are balanced trees fixed here.
-// No include guard: this file is meant to be included more than once.
+// No include guard: this file is meant to be included more than once. The including file
+// has <math.h>, <stdint.h> and <string.h> (before any target pragma).
 
 #define K_PASTE2_(a, b) a##b
 #define K_PASTE_(a, b) K_PASTE2_(a, b)
@@ -21,9 +22,12 @@
 // Fixed-size loops over vertices and axes must become straight code (values in registers).
 #define K_UNROLL _Pragma("GCC unroll 16")
 #define K_PREFETCH_BLOCKS 4
+// Helpers must melt into the loop (their arrays are registers): with several specialised
+// loops per kernel the compiler's heuristics would otherwise call them out of line.
+#define K_INLINE __attribute__((always_inline)) static inline
 
 // Ds = [e0 e1 e2], e_j = x_j - x_3.
-static inline void K_(edges)(KT x[4][3], KT e[3][3]) {
+K_INLINE void K_(edges)(KT x[4][3], KT e[3][3]) {
     K_UNROLL
     for (int j = 0; j < 3; ++j)
         K_UNROLL
@@ -35,7 +39,7 @@ static inline void K_(edges)(KT x[4][3], KT e[3][3]) {
 // F Q^T = Ds Q Q^T = Ds N, so g_j = column j of Ds N, g_3 = -(g_0 + g_1 + g_2) (kept as
 // g_0 + g_1 + g_2: the users flip its sign, which is exact); also
 // r^2 = |F|^2 = tr(Ds N Ds^T) = sum_j e_j . g_j.
-static inline KT K_(deviatoric)(KT e[3][3], const KT n[6], KT g[4][3]) {
+K_INLINE KT K_(deviatoric)(KT e[3][3], const KT n[6], KT g[4][3]) {
     const KT N[3][3] = {{n[0], n[1], n[2]}, {n[1], n[3], n[4]}, {n[2], n[4], n[5]}};
     K_UNROLL
     for (int j = 0; j < 3; ++j)
@@ -54,7 +58,7 @@ static inline KT K_(deviatoric)(KT e[3][3], const KT n[6], KT g[4][3]) {
 
 #if defined(K_FORM_F)
 // F = Ds Q, F[3a + k] = (e0_a Q_0k + e1_a Q_1k) + e2_a Q_2k (q row-major).
-static inline void K_(deformation)(KT e[3][3], const KT q[9], KT F[9]) {
+K_INLINE void K_(deformation)(KT e[3][3], const KT q[9], KT F[9]) {
     K_UNROLL
     for (int a = 0; a < 3; ++a)
         K_UNROLL
@@ -64,7 +68,7 @@ static inline void K_(deformation)(KT e[3][3], const KT q[9], KT F[9]) {
 
 // Position gradients from dC/dF = P: g_j = column j of P Q^T, g_3 = -(g_0 + g_1 + g_2)
 // (kept unnegated, as above).
-static inline void K_(gradients)(const KT P[9], const KT q[9], KT g[4][3]) {
+K_INLINE void K_(gradients)(const KT P[9], const KT q[9], KT g[4][3]) {
     K_UNROLL
     for (int j = 0; j < 3; ++j)
         K_UNROLL
@@ -80,7 +84,7 @@ static inline void K_(gradients)(const KT P[9], const KT q[9], KT g[4][3]) {
 // Hydrostatic gradients without F: cof F = cof(Ds) cof(Q) and cof(Q) Q^T = det Q I, so
 // grad C_H = det Q c_j with c_j = column j of cof Ds = e_(j+1) x e_(j+2) (seed 001, eq. 3):
 // the face normals (c_3 = -(c_0 + c_1 + c_2) kept unnegated). Returns det Ds; J = det Ds det Q.
-static inline KT K_(hydrostatic)(KT e[3][3], KT c[4][3]) {
+K_INLINE KT K_(hydrostatic)(KT e[3][3], KT c[4][3]) {
     K_UNROLL
     for (int j = 0; j < 3; ++j) {
         int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
@@ -95,7 +99,7 @@ static inline KT K_(hydrostatic)(KT e[3][3], KT c[4][3]) {
 #endif
 
 // sum_i g_i^T W_i g_i with W_i = w_i I, or diag(wa_i) when inverse masses are per axis.
-static inline KT K_(weighted)(KT g[4][3], const KT w[4], KT wa[4][3], bool axes) {
+K_INLINE KT K_(weighted)(KT g[4][3], const KT w[4], KT wa[4][3], bool axes) {
     KT s[4];
     K_UNROLL
     for (int i = 0; i < 4; ++i) {
@@ -107,8 +111,8 @@ static inline KT K_(weighted)(KT g[4][3], const KT w[4], KT wa[4][3], bool axes)
 }
 
 // sum_i g_i . (x_i - x_prev,i): the constraint's rate over the substep, for damping. g_3 is
-// held negated, so its term is subtracted (a sum of negated products is the negated sum).
-static inline KT K_(rate)(KT g[4][3], KT x[4][3], KT xp[4][3]) {
+// held with its sign flipped, so its term is subtracted (exact: rounding is symmetric).
+K_INLINE KT K_(rate)(KT g[4][3], KT x[4][3], KT xp[4][3]) {
     KT s[4];
     K_UNROLL
     for (int i = 0; i < 4; ++i)
@@ -117,8 +121,8 @@ static inline KT K_(rate)(KT g[4][3], KT x[4][3], KT xp[4][3]) {
     return ADD(ADD(s[0], s[1]), SUB(s[2], s[3]));
 }
 
-// x_i += W_i g_i c (x_3 -= W_3 g_3 c: g_3 is held negated; x + (-y) is x - y exactly).
-static inline void K_(apply)(KT x[4][3], KT g[4][3], const KT w[4], KT wa[4][3], bool axes, KT c) {
+// x_i += W_i g_i c (x_3 -= ...: g_3 is held with its sign flipped; x + (-y) is x - y exactly).
+K_INLINE void K_(apply)(KT x[4][3], KT g[4][3], const KT w[4], KT wa[4][3], bool axes, KT c) {
     K_UNROLL
     for (int i = 0; i < 4; ++i) {
         KT wc = axes ? c : MUL(w[i], c);
@@ -136,18 +140,33 @@ typedef struct K_(Consts) {
     bool uniform, axes, damped, load, store;
 } K_(Consts);
 
+// The neighbour of a positive finite x in KR, up (dir 1) or down (dir -1): its bits plus dir.
+static inline KR K_(neighbour)(KR x, int dir) {
+    if (sizeof(KR) == sizeof(float)) {
+        float f = (float)x;
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        u += (uint32_t)dir;
+        memcpy(&f, &u, sizeof f);
+        return (KR)f;
+    }
+    double d = (double)x;
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    u += (uint64_t)(int64_t)dir;
+    memcpy(&d, &u, sizeof d);
+    return (KR)d;
+}
+
 // The least t with sqrt(t) >= m in KR: sqrt is correctly rounded, hence monotone, so
 // sqrt(r^2) >= m exactly when r^2 >= t, and a sweep that needs r only for that test skips
-// the square root with the same bits.
+// the square root with the same bits. A few scalar square roots per call.
 static inline KR K_(minSquare)(KR m) {
-    const bool single = sizeof(KR) == sizeof(float);
-#define K_SQRT_(v) (single ? (KR)sqrtf((float)(v)) : (KR)sqrt((double)(v)))
-#define K_STEP_(v, to) (single ? (KR)nextafterf((float)(v), (float)(to)) : (KR)nextafter((double)(v), (double)(to)))
+#define K_SQRT_(v) (sizeof(KR) == sizeof(float) ? (KR)sqrtf((float)(v)) : (KR)sqrt((double)(v)))
     KR t = m * m;
-    while (K_SQRT_(t) < m) t = K_STEP_(t, INFINITY);
-    while (K_SQRT_(K_STEP_(t, 0)) >= m) t = K_STEP_(t, 0);
+    while (K_SQRT_(t) < m) t = K_(neighbour)(t, 1);
+    while (K_SQRT_(K_(neighbour)(t, -1)) >= m) t = K_(neighbour)(t, -1);
 #undef K_SQRT_
-#undef K_STEP_
     return t;
 }
 
@@ -176,23 +195,58 @@ static inline void K_(consts)(const icXpbdKernelArgs *args, K_(Consts) *k) {
 #define K_FLAGS_ const bool uniform, const bool axes, const bool damped, const bool load, const bool store
 #define K_FLAGS_PASS_ uniform, axes, damped, load, store
 
-// Both constraints of lanes o .. o + KL - 1 of one block (rows, lambda and beta point at the
-// block's), at positions x, which it updates. Returns how many lanes neither could move.
+// Where the lanes of one value live: one place, or (K_PAIR: a pair of base values, the two
+// halves of a block's lanes) one per half.
+typedef struct K_(At) {
+    const unsigned *idx[2]; ///< vertex record offsets of the value's first lane (vertex i: + i KB)
+    const KR *rows[2];      ///< constants of the value's first lane (row r: + r KB)
+    KR *lambda[2];          ///< lambda_D of the value's first lane (lambda_H: + KB)
+    const KR *beta[2];
+} K_(At);
+
+#if defined(K_PAIR)
+#define K_HALF_ (KL / 2)
+#define K_LD_(a, off) KOP(Load2)((a)[0] + (off), (a)[1] + (off))
+#define K_ST_(a, off, v) KOP(Store2)((a)[0] + (off), (a)[1] + (off), v)
+#define K_GATHER_(base, off0, off1, x, y, z, w) KOP(Gather4x2)(base, off0, off1, x, y, z, w)
+#define K_SCATTER_(base, off0, off1, x, y, z, w) KOP(Scatter4x2)(base, off0, off1, x, y, z, w)
+#define K_COUNT_(m) KOP(CountFalse2)(m)
+#else
+#define K_HALF_ KL
+#define K_LD_(a, off) KOP(Load)((a)[0] + (off))
+#define K_ST_(a, off, v) KOP(Store)((a)[0] + (off), v)
+#define K_GATHER_(base, off0, off1, x, y, z, w) ((void)(off1), KOP(Gather4)(base, off0, x, y, z, w))
+#define K_SCATTER_(base, off0, off1, x, y, z, w) ((void)(off1), KOP(Scatter4)(base, off0, x, y, z, w))
+#define K_COUNT_(m) KOP(CountFalse)(m)
+#endif
+_Static_assert(KL <= KB && KB % KL == 0, "a value covers part of one block");
+
+// Half h of a value: lanes o .. of block b.
+K_INLINE void K_(at)(const icXpbdKernelArgs *args, K_(At) *at, int h, int b, int o, bool damped) {
+    const char *record = args->blocks + (size_t)b * args->blockBytes;
+    at->idx[h] = (const unsigned *)record + o;
+    at->rows[h] = (const KR *)(record + 4 * sizeof(unsigned) * KB) + o;
+    at->lambda[h] = (KR *)args->lambda + (size_t)b * 2 * KB + o;
+    at->beta[h] = damped ? (const KR *)args->beta + (size_t)b * KB + o : NULL;
+}
+
+// Both constraints of the lanes of one value (at), at positions x, which it updates. Returns
+// how many lanes neither could move.
 __attribute__((always_inline)) static inline int
-K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4][3], const KR *rows,
-            KR *lambda, const KR *beta, int o, K_FLAGS_) {
+K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4][3], const K_(At) *at,
+            K_FLAGS_) {
     const KT zero = k->zero;
 #if defined(K_FORM_F)
     KT q[9];
     K_UNROLL
-    for (int r = 0; r < 9; ++r) q[r] = KOP(Load)(rows + (IC_XPBD_ROW_Q + r) * KB + o);
-    KT detQ = KOP(Load)(rows + IC_XPBD_ROW_F_DET_Q * KB + o);
+    for (int r = 0; r < 9; ++r) q[r] = K_LD_(at->rows, (IC_XPBD_ROW_Q + r) * KB);
+    KT detQ = K_LD_(at->rows, IC_XPBD_ROW_F_DET_Q * KB);
 #define K_ROW_(name) IC_XPBD_ROW_F_##name
 #else
     KT n[6];
     K_UNROLL
-    for (int r = 0; r < 6; ++r) n[r] = KOP(Load)(rows + (IC_XPBD_ROW_N + r) * KB + o);
-    KT detQ = KOP(Load)(rows + IC_XPBD_ROW_DET_Q * KB + o);
+    for (int r = 0; r < 6; ++r) n[r] = K_LD_(at->rows, (IC_XPBD_ROW_N + r) * KB);
+    KT detQ = K_LD_(at->rows, IC_XPBD_ROW_DET_Q * KB);
 #define K_ROW_(name) IC_XPBD_ROW_##name
 #endif
     KT gdD = zero, gdH = zero, alphaD, alphaH, gamma;
@@ -202,14 +256,14 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
         alphaH = MUL(absDetQ, k->sixOverLambda);
         gamma = k->gamma;
     } else {
-        alphaD = KOP(Load)(rows + K_ROW_(ALPHA_D) * KB + o);
-        alphaH = KOP(Load)(rows + K_ROW_(ALPHA_H) * KB + o);
-        gamma = KOP(Load)(rows + K_ROW_(GAMMA) * KB + o);
+        alphaD = K_LD_(at->rows, K_ROW_(ALPHA_D) * KB);
+        alphaH = K_LD_(at->rows, K_ROW_(ALPHA_H) * KB);
+        gamma = K_LD_(at->rows, K_ROW_(GAMMA) * KB);
     }
 #undef K_ROW_
     if (damped) {
         // XPBD damping (Macklin et al. 2016, eq. 26): gamma = alpha beta / h.
-        KT betaInvH = MUL(KOP(Load)(beta + o), k->invH);
+        KT betaInvH = MUL(K_LD_(at->beta, 0), k->invH);
         gdD = MUL(alphaD, betaInvH);
         gdH = MUL(alphaH, betaInvH);
     }
@@ -239,14 +293,14 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
     KM gradOk = needR ? KOP(Ge)(r, k->minRs) : KOP(Ge)(r2, k->minR2); // below it the gradient counts as zero
     KT S = KOP(Select)(gradOk, K_(weighted)(g, w, wa, axes), zero);
     KT aT = MUL(alphaD, k->invH2);
-    KT lambdaD = load ? KOP(Load)(lambda + o) : zero;
+    KT lambdaD = load ? K_LD_(at->lambda, 0) : zero;
     KT top = load ? SUB(KOP(Neg)(r2), MUL(MUL(aT, lambdaD), r)) : KOP(Neg)(r2);
     if (damped) top = SUB(top, MUL(gdD, KOP(Select)(gradOk, K_(rate)(g, x, xp), zero)));
     KT den = ADD(damped ? MUL(ADD(k->one, gdD), S) : S, MUL(aT, r2));
     KM okD = KOP(Gt)(den, MUL(k->minDen, r2));
     KT c = KOP(Select)(okD, KOP(Div)(top, den), zero);
     K_(apply)(x, g, w, wa, axes, KOP(Select)(gradOk, c, zero));
-    if (store) KOP(Store)(lambda + o, ADD(lambdaD, MUL(c, r)));
+    if (store) K_ST_(at->lambda, 0, ADD(lambdaD, MUL(c, r)));
 
     // Hydrostatic, C_H = det F - gamma at the positions the deviatoric step left.
     K_(edges)(x, e);
@@ -271,7 +325,7 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
     S = MUL(MUL(detQ, detQ), K_(weighted)(g, w, wa, axes));
 #endif
     aT = MUL(alphaH, k->invH2);
-    KT lambdaH = load ? KOP(Load)(lambda + KB + o) : zero;
+    KT lambdaH = load ? K_LD_(at->lambda, KB) : zero;
     top = load ? SUB(KOP(Neg)(C), MUL(aT, lambdaH)) : KOP(Neg)(C); // -C - 0 is -C
 #if defined(K_FORM_F)
     if (damped) top = SUB(top, MUL(gdH, K_(rate)(g, x, xp)));
@@ -286,26 +340,35 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
 #else
     K_(apply)(x, g, w, wa, axes, MUL(detQ, dlambda));
 #endif
-    if (store) KOP(Store)(lambda + KB + o, ADD(lambdaH, dlambda));
-    return KOP(CountFalse)(KOP(Or)(okD, okH));
+    if (store) K_ST_(at->lambda, KB, ADD(lambdaH, dlambda));
+    return K_COUNT_(KOP(Or)(okD, okH));
 }
 
-// The vertex records (and per-axis masses, substep start positions) of `count` vertex slots.
+// The vertex records (and per-axis masses, substep start positions) of `count` vertex slots
+// (slot i at off0 + i KB, and off1 + i KB for a pair's second half).
 __attribute__((always_inline)) static inline void
-K_(gather)(const K_(Consts) *k, const icXpbdKernelArgs *args, const unsigned *offsets, int count,
-           KT x[][3], KT w[], KT wa[][3], KT xp[][3], const bool axes, const bool damped) {
+K_(gather)(const K_(Consts) *k, const icXpbdKernelArgs *args, const unsigned *off0, const unsigned *off1,
+           int count, KT x[][3], KT w[], KT wa[][3], KT xp[][3], const bool axes, const bool damped) {
     KT unused;
+    K_UNROLL
     for (int i = 0; i < count; ++i) {
-        KOP(Gather4)((const KR *)args->x, offsets + i * KB, &x[i][0], &x[i][1], &x[i][2], &w[i]);
+        K_GATHER_((const KR *)args->x, off0 + i * KB, off1 + i * KB, &x[i][0], &x[i][1], &x[i][2], &w[i]);
         if (axes)
-            KOP(Gather4)((const KR *)args->wAxes, offsets + i * KB, &wa[i][0], &wa[i][1], &wa[i][2], &unused);
+            K_GATHER_((const KR *)args->wAxes, off0 + i * KB, off1 + i * KB, &wa[i][0], &wa[i][1], &wa[i][2], &unused);
         else
             wa[i][0] = wa[i][1] = wa[i][2] = k->zero;
         if (damped)
-            KOP(Gather4)((const KR *)args->xPrev, offsets + i * KB, &xp[i][0], &xp[i][1], &xp[i][2], &unused);
+            K_GATHER_((const KR *)args->xPrev, off0 + i * KB, off1 + i * KB, &xp[i][0], &xp[i][1], &xp[i][2], &unused);
         else
             xp[i][0] = xp[i][1] = xp[i][2] = k->zero;
     }
+}
+
+// Blocks stream from memory on large meshes: ask for a later one while this one computes
+// (the hardware prefetcher alone leaves the loads waiting).
+K_INLINE void K_(prefetch)(const icXpbdKernelArgs *args, int b) {
+    const char *record = args->blocks + (size_t)(b + K_PREFETCH_BLOCKS) * args->blockBytes;
+    for (size_t line = 0; line < args->blockBytes; line += 64) __builtin_prefetch(record + line, 0, 3);
 }
 
 // The block loop for one combination of flags.
@@ -313,24 +376,17 @@ __attribute__((always_inline)) static inline int K_(blocks)(const icXpbdKernelAr
                                                             int blockStart, int blockEnd, K_FLAGS_) {
     int skipped = 0;
     for (int b = blockStart; b < blockEnd; ++b) {
-        const char *record = args->blocks + (size_t)b * args->blockBytes;
-        // Blocks stream from memory on large meshes: ask for a later one while this one
-        // computes (the hardware prefetcher alone leaves the loads waiting).
-        if (b + K_PREFETCH_BLOCKS < blockEnd)
-            for (size_t line = 0; line < args->blockBytes; line += 64)
-                __builtin_prefetch(record + K_PREFETCH_BLOCKS * args->blockBytes + line, 0, 3);
-        const unsigned *idx = (const unsigned *)record;
-        const KR *rows = (const KR *)(record + 4 * sizeof(unsigned) * KB);
-        KR *lambda = (KR *)args->lambda + (size_t)b * 2 * KB;
-        const KR *beta = damped ? (const KR *)args->beta + (size_t)b * KB : NULL;
+        if (b + K_PREFETCH_BLOCKS < blockEnd) K_(prefetch)(args, b);
         for (int o = 0; o < KB; o += KL) {
+            K_(At) at;
+            K_(at)(args, &at, 0, b, o, damped);
+            K_(at)(args, &at, 1, b, o + KL - K_HALF_, damped);
             KT x[4][3], w[4], wa[4][3], xp[4][3];
+            K_(gather)(k, args, at.idx[0], at.idx[1], 4, x, w, wa, xp, axes, damped);
+            skipped += K_(project)(k, x, w, wa, xp, &at, K_FLAGS_PASS_);
             K_UNROLL
             for (int i = 0; i < 4; ++i)
-                K_(gather)(k, args, idx + i * KB + o, 1, &x[i], &w[i], &wa[i], &xp[i], axes, damped);
-            skipped += K_(project)(k, x, w, wa, xp, rows, lambda, beta, o, K_FLAGS_PASS_);
-            K_UNROLL
-            for (int i = 0; i < 4; ++i) KOP(Scatter4)((KR *)args->x, idx + i * KB + o, x[i][0], x[i][1], x[i][2], w[i]);
+                K_SCATTER_((KR *)args->x, at.idx[0] + i * KB, at.idx[1] + i * KB, x[i][0], x[i][1], x[i][2], w[i]);
         }
     }
     return skipped;
@@ -348,16 +404,14 @@ __attribute__((always_inline)) static inline int K_(cells)(const icXpbdKernelArg
         const unsigned char *pattern = cells->pattern + (size_t)u * IC_XPBD_MAX_CELL_TETS * 4;
         int first = cells->unitBlocks[u], slots = cells->unitBlocks[u + 1] - first;
         for (int o = 0; o < KB; o += KL) {
+            const int o1 = o + KL - K_HALF_; // the second half's lanes (o itself without pairs)
             KT cx[8][3], cw[8], cwa[8][3], cxp[8][3];
-            K_(gather)(k, args, corners + o, 8, cx, cw, cwa, cxp, axes, damped);
+            K_(gather)(k, args, corners + o, corners + o1, 8, cx, cw, cwa, cxp, axes, damped);
             for (int s = 0; s < slots; ++s) {
-                const char *record = args->blocks + (size_t)(first + s) * args->blockBytes;
-                if (o == 0)
-                    for (size_t line = 0; line < args->blockBytes; line += 64)
-                        __builtin_prefetch(record + K_PREFETCH_BLOCKS * args->blockBytes + line, 0, 3);
-                const KR *rows = (const KR *)(record + 4 * sizeof(unsigned) * KB);
-                KR *lambda = (KR *)args->lambda + (size_t)(first + s) * 2 * KB;
-                const KR *beta = damped ? (const KR *)args->beta + (size_t)(first + s) * KB : NULL;
+                if (o == 0) K_(prefetch)(args, first + s);
+                K_(At) at;
+                K_(at)(args, &at, 0, first + s, o, damped);
+                K_(at)(args, &at, 1, first + s, o1, damped);
                 const unsigned char *p = pattern + 4 * s;
                 KT x[4][3], w[4], wa[4][3], xp[4][3];
                 K_UNROLL
@@ -370,14 +424,15 @@ __attribute__((always_inline)) static inline int K_(cells)(const icXpbdKernelArg
                         xp[i][a] = damped ? cxp[p[i]][a] : k->zero;
                     }
                 }
-                skipped += K_(project)(k, x, w, wa, xp, rows, lambda, beta, o, K_FLAGS_PASS_);
+                skipped += K_(project)(k, x, w, wa, xp, &at, K_FLAGS_PASS_);
                 K_UNROLL
                 for (int i = 0; i < 4; ++i)
                     K_UNROLL
                     for (int a = 0; a < 3; ++a) cx[p[i]][a] = x[i][a];
             }
             for (int c = 0; c < 8; ++c)
-                KOP(Scatter4)((KR *)args->x, corners + c * KB + o, cx[c][0], cx[c][1], cx[c][2], cw[c]);
+                K_SCATTER_((KR *)args->x, corners + o + c * KB, corners + o1 + c * KB, cx[c][0], cx[c][1], cx[c][2],
+                           cw[c]);
         }
     }
     return skipped;
@@ -412,6 +467,12 @@ int K_CELL_NAME(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unit
 }
 
 #undef K_DISPATCH_
+#undef K_HALF_
+#undef K_LD_
+#undef K_ST_
+#undef K_GATHER_
+#undef K_SCATTER_
+#undef K_COUNT_
 #undef K_FLAGS_
 #undef K_FLAGS_PASS_
 #undef K_PASTE2_
@@ -425,3 +486,4 @@ int K_CELL_NAME(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unit
 #undef MUL
 #undef K_UNROLL
 #undef K_PREFETCH_BLOCKS
+#undef K_INLINE

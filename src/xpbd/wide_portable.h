@@ -48,26 +48,6 @@ typedef long long icWp2dm __attribute__((vector_size(16)));
         int n = 0;                                                                             \
         for (int k = 0; k < N; ++k) n += m[k] == 0;                                            \
         return n;                                                                              \
-    }                                                                                          \
-    static inline void T##_Gather4(const R *base, const unsigned *off, T *x, T *y, T *z, T *w) { \
-        R lanes[4][N];                                                                         \
-        for (int k = 0; k < N; ++k) {                                                          \
-            const R *p = IC_WIDE_AT(base, off[k]);                                             \
-            for (int c = 0; c < 4; ++c) lanes[c][k] = p[c];                                    \
-        }                                                                                      \
-        memcpy(x, lanes[0], sizeof *x);                                                        \
-        memcpy(y, lanes[1], sizeof *y);                                                        \
-        memcpy(z, lanes[2], sizeof *z);                                                        \
-        memcpy(w, lanes[3], sizeof *w);                                                        \
-    }                                                                                          \
-    static inline void T##_Scatter4(R *base, const unsigned *off, T x, T y, T z, T w) {        \
-        for (int k = 0; k < N; ++k) {                                                          \
-            R *p = IC_WIDE_AT(base, off[k]);                                                   \
-            p[0] = x[k];                                                                       \
-            p[1] = y[k];                                                                       \
-            p[2] = z[k];                                                                       \
-            p[3] = w[k];                                                                       \
-        }                                                                                      \
     }
 
 #define IC_WIDE_SIGN_F_ ((icWp4fm){INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN})
@@ -77,3 +57,43 @@ IC_WIDE_PORTABLE_OPS_(icWp2d, icWp2dm, double, 2, sqrt, IC_WIDE_SIGN_D_)
 #undef IC_WIDE_SIGN_F_
 #undef IC_WIDE_SIGN_D_
 #undef IC_WIDE_PORTABLE_OPS_
+
+// Vertex records (x, y, z, w) of 4 lanes to 4 values: whole-record loads and a 4x4
+// transpose the compiler turns into shuffles (element by element it goes through memory).
+__attribute__((always_inline)) static inline void icWp4f_Gather4(const float *base, const unsigned *off, icWp4f *x,
+                                                                 icWp4f *y, icWp4f *z, icWp4f *w) {
+    icWp4f r0 = icWp4f_Load(IC_WIDE_AT(base, off[0])), r1 = icWp4f_Load(IC_WIDE_AT(base, off[1]));
+    icWp4f r2 = icWp4f_Load(IC_WIDE_AT(base, off[2])), r3 = icWp4f_Load(IC_WIDE_AT(base, off[3]));
+    *x = (icWp4f){r0[0], r1[0], r2[0], r3[0]};
+    *y = (icWp4f){r0[1], r1[1], r2[1], r3[1]};
+    *z = (icWp4f){r0[2], r1[2], r2[2], r3[2]};
+    *w = (icWp4f){r0[3], r1[3], r2[3], r3[3]};
+}
+
+__attribute__((always_inline)) static inline void icWp4f_Scatter4(float *base, const unsigned *off, icWp4f x, icWp4f y,
+                                                                  icWp4f z, icWp4f w) {
+    icWp4f_Store(IC_WIDE_AT(base, off[0]), (icWp4f){x[0], y[0], z[0], w[0]});
+    icWp4f_Store(IC_WIDE_AT(base, off[1]), (icWp4f){x[1], y[1], z[1], w[1]});
+    icWp4f_Store(IC_WIDE_AT(base, off[2]), (icWp4f){x[2], y[2], z[2], w[2]});
+    icWp4f_Store(IC_WIDE_AT(base, off[3]), (icWp4f){x[3], y[3], z[3], w[3]});
+}
+
+// Two records of 4 doubles (two values each) to 4 values of 2 lanes.
+__attribute__((always_inline)) static inline void icWp2d_Gather4(const double *base, const unsigned *off, icWp2d *x,
+                                                                 icWp2d *y, icWp2d *z, icWp2d *w) {
+    const double *p0 = IC_WIDE_AT(base, off[0]), *p1 = IC_WIDE_AT(base, off[1]);
+    icWp2d a0 = icWp2d_Load(p0), b0 = icWp2d_Load(p0 + 2), a1 = icWp2d_Load(p1), b1 = icWp2d_Load(p1 + 2);
+    *x = (icWp2d){a0[0], a1[0]};
+    *y = (icWp2d){a0[1], a1[1]};
+    *z = (icWp2d){b0[0], b1[0]};
+    *w = (icWp2d){b0[1], b1[1]};
+}
+
+__attribute__((always_inline)) static inline void icWp2d_Scatter4(double *base, const unsigned *off, icWp2d x, icWp2d y,
+                                                                  icWp2d z, icWp2d w) {
+    double *p0 = IC_WIDE_AT(base, off[0]), *p1 = IC_WIDE_AT(base, off[1]);
+    icWp2d_Store(p0, (icWp2d){x[0], y[0]});
+    icWp2d_Store(p0 + 2, (icWp2d){z[0], w[0]});
+    icWp2d_Store(p1, (icWp2d){x[1], y[1]});
+    icWp2d_Store(p1 + 2, (icWp2d){z[1], w[1]});
+}
