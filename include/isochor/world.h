@@ -289,8 +289,8 @@ uint64_t icWorld_HashState(const icWorld *world);
 /// Serialises the world's state, its health counts and an opaque user block (userSize bytes,
 /// may be 0) into a versioned, checksummed buffer (layout: docs/reliability.md). *data is
 /// allocated by isochor (free with icFree). IC_ERR_OUT_OF_MEMORY, IC_ERR_NOT_FINITE (a
-/// state with NaN is never saved), IC_ERR_UNSUPPORTED (a solver other than XPBD and Newton:
-/// those keep state between steps that the format does not hold yet).
+/// state with NaN is never saved). IC_SOLVER_INCOMPRESSIBLE worlds also save the memory that
+/// solver keeps between steps (last contact normals and vertex pressures).
 icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t userSize,
                                 void **data, size_t *size);
 /// Restores a checkpoint made from a world with the same model. The buffer is checked whole

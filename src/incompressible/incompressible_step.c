@@ -25,7 +25,6 @@ struct icIncompressibleCache {
     bool built;
     int *tets;           ///< (T x 4) positively oriented at rest
     icFemModel fem;      ///< deviatoric (or weak volumetric) materials
-    icReal *hessians;    ///< (T x 81)
     icReal *invMass;     ///< (n x 3)
     unsigned char *mask; ///< (n x 3) free DOFs
     icReal *target;      ///< (n) rest ring volumes
@@ -82,7 +81,6 @@ icMovingPlaneDef icDefaultMovingPlaneDef(void) {
 static void freeBuilt(icIncompressibleCache *c) {
     icFree(c->tets);
     icFemModel_Destroy(&c->fem);
-    icFree(c->hessians);
     icFree(c->invMass);
     icFree(c->mask);
     icFree(c->target);
@@ -113,7 +111,7 @@ static void freeBuilt(icIncompressibleCache *c) {
     c->pairActive = NULL;
     c->pairActiveCapacity = 0;
     c->tets = NULL;
-    c->hessians = c->invMass = c->target = c->ring = c->pressure = NULL;
+    c->invMass = c->target = c->ring = c->pressure = NULL;
     c->mask = NULL;
     c->pressureSystem = NULL;
     c->contactNormal = NULL;
@@ -252,7 +250,6 @@ static icResult build(icWorld *world, icIncompressibleCache *c) {
     if (!m->pool || (r = icFemModel_SetPool(&c->fem, m->pool)) != IC_OK)
         return r != IC_OK ? r : IC_ERR_OUT_OF_MEMORY;
     size_t N = (size_t)n;
-    c->hessians = NULL; // the tangent is assembled inside c->fem (icFem_Evaluate)
     c->invMass = IC_ALLOC(icReal, 3 * N);
     c->mask = IC_ALLOC(unsigned char, 3 * N);
     c->target = IC_ALLOC(icReal, N);
@@ -290,7 +287,6 @@ static icVec3 kinematicPosition(const icModel *m, const icReal *x, int v, icReal
 
 typedef struct forceOp {
     const icFemModel *fem;
-    const icReal *hessians;
     const icReal *mass;
     icReal massScale, stiffnessScale;
     icReal *tmp;
@@ -325,7 +321,7 @@ static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icR
             }
         return 0;
     }
-    forceOp op = {&c->fem, NULL, mass, 1 + h * a, h * h, NULL};
+    forceOp op = {&c->fem, mass, 1 + h * a, h * h, NULL};
     icFem_TangentProduct(&c->fem, 1, 0, v0, c->b);
     for (int v = 0; v < n; ++v)
         for (int i = 0; i < 3; ++i) {
@@ -390,7 +386,7 @@ static int constrainedHalfStep(icIncompressibleCache *c, const icReal *v0, icRea
                 icVec3_Dot(normal[v], icVec3_Sub(icVec3_Load(out, v), icVec3_Load(v0, v)));
             icVec3_Store(z, v, icVec3_Scale(want, normal[v]));
         }
-    forceOp inner = {&c->fem, NULL, c->fem.mass, 1 + h * a, h * h, NULL};
+    forceOp inner = {&c->fem, c->fem.mass, 1 + h * a, h * h, NULL};
     forceOperator(&inner, z, r);
     for (int k = 0; k < 3 * n; ++k) r[k] = c->mask[k] ? c->b[k] - r[k] : 0.0;
     filterNormals(normal, n, r);
@@ -793,5 +789,51 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
         }
     st.totalMs = nowMs() - t0;
     *stOut = st;
+    return IC_OK;
+}
+
+// ---------------------------------------------------------------------------------------
+// Checkpoints (src/world/checkpoint.c, section INCP): the memory a step leaves for the next.
+// Everything else in the cache is rebuilt from the model and the state.
+#include "incompressible/incompressible_checkpoint.h"
+
+// The test of icIncompressible_Step: the next step keeps this cache (no rebuild).
+static bool cacheIsCurrent(const icWorld *world, const icIncompressibleCache *c) {
+    return c && c->built && c->revision == world->model.revision &&
+           c->n == world->model.vertexCount;
+}
+
+void icIncompressible_GetMemory(const icWorld *world, icReal *contactNormal, icReal *pressure) {
+    IC_ASSERT(world);
+    const icIncompressibleCache *c = world->incompressible;
+    int n = world->model.vertexCount;
+    if (n == 0) return;
+    // A cache the next step rebuilds starts from zeros: so does the restored world.
+    if (!cacheIsCurrent(world, c)) {
+        memset(contactNormal, 0, sizeof(icReal) * 3 * (size_t)n);
+        memset(pressure, 0, sizeof(icReal) * (size_t)n);
+        return;
+    }
+    for (int v = 0; v < n; ++v) icVec3_Store(contactNormal, v, c->contactNormal[v]);
+    memcpy(pressure, c->pressure, sizeof(icReal) * (size_t)n);
+}
+
+icResult icIncompressible_SetMemory(icWorld *world, const icReal *contactNormal,
+                                    const icReal *pressure) {
+    IC_ASSERT(world);
+    const icModel *m = &world->model;
+    // Nothing steps there (IC_ERR_EMPTY), so nothing is remembered.
+    if (m->vertexCount == 0 || m->tetCount == 0) return IC_OK;
+    icIncompressibleCache *c = getCache(world);
+    if (!c) return IC_ERR_OUT_OF_MEMORY;
+    // Built now, as the next step would (the build reads the model only); that step then
+    // finds the cache current and starts from the restored contacts.
+    if (!cacheIsCurrent(world, c)) {
+        icResult r = build(world, c);
+        if (r != IC_OK) return r;
+        c->meanEdge = 0;
+    }
+    for (int v = 0; v < c->n; ++v) c->contactNormal[v] = icVec3_Load(contactNormal, v);
+    memcpy(c->pressure, pressure, sizeof(icReal) * (size_t)c->n);
     return IC_OK;
 }

@@ -2,6 +2,7 @@
 // Checkpoints of a world's state: a versioned little-endian binary layout with a model hash
 // and a checksum (docs/reliability.md), checked whole before anything is restored; and the
 // model and state hashes that determinism tests compare.
+#include "incompressible/incompressible_checkpoint.h"
 #include "world/world_internal.h"
 
 #include <math.h>
@@ -72,6 +73,32 @@ uint64_t icWorld_HashModel(const icWorld *world) {
     h = hashWord(h, (uint64_t)n->lineSearch);
     h = hashReal(h, n->stiffnessDamping);
     h = hashReal(h, n->massDamping);
+    // The incompressible solver's settings only where it steps: the hashes of XPBD and Newton
+    // worlds (and their checkpoints) stay what they were.
+    if (d->solver == IC_SOLVER_INCOMPRESSIBLE) {
+        icIncompressibleDef in = icWorld_GetIncompressibleDef(world);
+        const icPressureDef *p = &in.pressure;
+        h = hashWord(h, (uint64_t)p->solver);
+        h = hashReal(h, p->tolerance);
+        h = hashReal(h, p->absoluteTolerance);
+        h = hashWord(h, (uint64_t)p->maxIterations);
+        h = hashWord(h, (uint64_t)p->jacobi);
+        h = hashWord(h, (uint64_t)p->sweeps);
+        h = hashWord(h, (uint64_t)in.projections);
+        h = hashReal(h, in.recoveryTime);
+        h = hashReal(h, in.volumetricScale);
+        h = hashReal(h, in.massDamping);
+        h = hashWord(h, (uint64_t)in.implicitVelocitySolve);
+        h = hashWord(h, (uint64_t)in.contactInForceSolve);
+        h = hashWord(h, (uint64_t)in.selfContact);
+        h = hashReal(h, in.proximity);
+        h = hashReal(h, in.cgTolerance);
+        h = hashWord(h, (uint64_t)in.maxCGIterations);
+        h = hashWord(h, (uint64_t)in.positionNewtonIterations);
+        h = hashReal(h, in.positionTolerance);
+        h = hashReal(h, in.maxStepMotion);
+        h = hashWord(h, (uint64_t)in.maxSubsteps);
+    }
 
     size_t nv = (size_t)m->vertexCount, nt = (size_t)m->tetCount;
     h = hashWord(h, nv);
@@ -160,9 +187,17 @@ static const char s_magic[8] = {'I', 'C', 'C', 'H', 'K', 'P', 'T', 0};
 #define IC_TAG_STATE IC_TAG('S', 'T', 'A', 'T')
 #define IC_TAG_HEALTH IC_TAG('H', 'L', 'T', 'H')
 #define IC_TAG_USER IC_TAG('U', 'S', 'E', 'R')
+#define IC_TAG_INCOMPRESSIBLE IC_TAG('I', 'N', 'C', 'P')
 
 #define IC_STATE_FIXED 40u            // 5 words before the arrays
 #define IC_HEALTH_BYTES (12u * 8u + 160u) // 12 words and the last warning
+
+// INCP: the incompressible solver's memory between steps, a vertex count then the contact
+// normals (n x 3) and the vertex pressures (n).
+#define IC_INCOMPRESSIBLE_FIXED 8u
+static size_t incompressiblePayload(size_t vertexCount) {
+    return IC_INCOMPRESSIBLE_FIXED + 8 * 4 * vertexCount;
+}
 
 static void put64(uint8_t *p, uint64_t v) {
     for (int i = 0; i < 8; ++i) p[i] = (uint8_t)(v >> (8 * i));
@@ -222,16 +257,37 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
         !isfinite(s->time))
         return IC_ERR_NOT_FINITE;
     if (userSize && !user) return IC_ERR_INVALID_ARGUMENT;
-    // The XPBD and Newton solvers keep nothing between steps outside the state; a solver that
-    // does (warm starts, contact memory) needs its own section before it can be checkpointed.
-    if (world->model.def.solver != IC_SOLVER_XPBD && world->model.def.solver != IC_SOLVER_NEWTON)
+    // The XPBD and Newton solvers keep nothing between steps outside the state; the
+    // incompressible one keeps its contacts (section INCP). A solver that keeps anything else
+    // needs its own section before it can be checkpointed.
+    icSolverType solver = world->model.def.solver;
+    if (solver != IC_SOLVER_XPBD && solver != IC_SOLVER_NEWTON &&
+        solver != IC_SOLVER_INCOMPRESSIBLE)
         return IC_ERR_UNSUPPORTED;
+    bool incompressible = solver == IC_SOLVER_INCOMPRESSIBLE;
+    size_t vertices = (size_t)s->vertexCount;
+    // Its memory first, so that a NaN there refuses the save like one in the state.
+    icReal *memory = NULL; // (vertices x 4): contact normals (x 3), then pressures
+    if (incompressible) {
+        memory = IC_ALLOC(icReal, 4 * vertices + 1);
+        if (!memory) return IC_ERR_OUT_OF_MEMORY;
+        icIncompressible_GetMemory(world, memory, memory + 3 * vertices);
+        if (!allFinite(memory, 4 * vertices)) {
+            icFree(memory);
+            return IC_ERR_NOT_FINITE;
+        }
+    }
     size_t statePayload = IC_STATE_FIXED + 8 * (3 * nv + 2 * nt);
-    int sections = userSize ? 3 : 2;
+    size_t memoryPayload = incompressible ? incompressiblePayload(vertices) : 0;
+    int sections = 2 + (incompressible ? 1 : 0) + (userSize ? 1 : 0);
     size_t total = IC_CHECKPOINT_HEADER + 16 + statePayload + 16 + IC_HEALTH_BYTES +
+                   (incompressible ? 16 + memoryPayload : 0) +
                    (userSize ? 16 + padded(userSize) : 0) + 8;
     uint8_t *out = icAllocZero(total);
-    if (!out) return IC_ERR_OUT_OF_MEMORY;
+    if (!out) {
+        icFree(memory);
+        return IC_ERR_OUT_OF_MEMORY;
+    }
 
     memcpy(out, s_magic, 8);
     put32(out + 8, IC_CHECKPOINT_VERSION);
@@ -275,6 +331,15 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
     p[96 + sizeof h->lastWarning - 1] = 0;
     p += IC_HEALTH_BYTES;
 
+    if (incompressible) {
+        put32(p, IC_TAG_INCOMPRESSIBLE);
+        put64(p + 8, memoryPayload);
+        p += 16;
+        put64(p, (uint64_t)vertices);
+        p = putReals(p + IC_INCOMPRESSIBLE_FIXED, memory, 4 * vertices);
+        icFree(memory);
+    }
+
     if (userSize) {
         put32(p, IC_TAG_USER);
         put64(p + 8, userSize);
@@ -289,8 +354,8 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
 
 // Where each section's payload lies in a checked buffer.
 typedef struct icCheckpointView {
-    const uint8_t *state, *health, *user;
-    uint64_t stateBytes, healthBytes, userBytes;
+    const uint8_t *state, *health, *user, *incompressible;
+    uint64_t stateBytes, healthBytes, userBytes, incompressibleBytes;
 } icCheckpointView;
 
 #define IC_FAIL(code, ...) icDiag_Set(diag, code, "", 0, __VA_ARGS__)
@@ -352,6 +417,8 @@ static icResult checkLayout(const icWorld *world, const uint8_t *data, size_t si
         if (tag == IC_TAG_STATE) slot = &view->state, slotBytes = &view->stateBytes;
         if (tag == IC_TAG_HEALTH) slot = &view->health, slotBytes = &view->healthBytes;
         if (tag == IC_TAG_USER) slot = &view->user, slotBytes = &view->userBytes;
+        if (tag == IC_TAG_INCOMPRESSIBLE)
+            slot = &view->incompressible, slotBytes = &view->incompressibleBytes;
         char name[5] = {(char)(tag & 0xff), (char)(tag >> 8 & 0xff), (char)(tag >> 16 & 0xff),
                         (char)(tag >> 24), 0};
         for (int k = 0; k < 4; ++k)
@@ -371,6 +438,15 @@ static icResult checkLayout(const icWorld *world, const uint8_t *data, size_t si
     if (!view->state || !view->health)
         return IC_FAIL(IC_ERR_PARSE, "checkpoint lacks its %s section",
                        view->state ? "HLTH" : "STAT");
+    // The model hash covers the solver, so these two only meet in a forged file.
+    bool incompressible = world->model.def.solver == IC_SOLVER_INCOMPRESSIBLE;
+    if (incompressible && !view->incompressible)
+        return IC_FAIL(IC_ERR_PARSE,
+                       "checkpoint of an incompressible world lacks its INCP section");
+    if (!incompressible && view->incompressible)
+        return IC_FAIL(IC_ERR_PARSE,
+                       "checkpoint has an INCP section but this world's solver is not the "
+                       "incompressible one");
     return IC_OK;
 }
 
@@ -425,12 +501,42 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     countsOk = countsOk && get64(view.health + 72) <= (uint64_t)INT32_MAX;
     if (!countsOk)
         return IC_FAIL(IC_ERR_PARSE, "checkpoint holds a negative or impossibly large count");
+    const uint8_t *memory = NULL; // INCP arrays: contact normals (3n), pressures (n)
+    size_t vertexCount = (size_t)s->vertexCount;
+    if (view.incompressible) {
+        if (view.incompressibleBytes < IC_INCOMPRESSIBLE_FIXED)
+            return IC_FAIL(IC_ERR_PARSE, "checkpoint INCP section is %llu bytes, too short",
+                           (icU64)view.incompressibleBytes);
+        uint64_t count = get64(view.incompressible);
+        if (count != (uint64_t)s->vertexCount)
+            return IC_FAIL(IC_ERR_BAD_VALUE,
+                           "checkpoint INCP section holds %llu vertices; this world has %d",
+                           (icU64)count, s->vertexCount);
+        if (view.incompressibleBytes != incompressiblePayload(vertexCount))
+            return IC_FAIL(IC_ERR_PARSE, "checkpoint INCP section is %llu bytes, expected %llu",
+                           (icU64)view.incompressibleBytes,
+                           (icU64)incompressiblePayload(vertexCount));
+        memory = view.incompressible + IC_INCOMPRESSIBLE_FIXED;
+        if (!finiteReals(memory, 4 * vertexCount))
+            return IC_FAIL(IC_ERR_NOT_FINITE,
+                           "checkpoint INCP section holds NaN or infinite numbers");
+    }
 
     if (user) *user = view.user;
     if (userSize) *userSize = (size_t)view.userBytes;
     if (!apply) return IC_OK;
 
-    // Everything checked: restore.
+    // Everything checked: restore. The solver's memory first: it is the only part that can
+    // fail (building the solver's cache), and then the state is still as it was.
+    if (memory && vertexCount > 0) {
+        icReal *values = IC_ALLOC(icReal, 4 * vertexCount);
+        if (!values) return IC_FAIL(IC_ERR_OUT_OF_MEMORY, "cannot restore the checkpoint");
+        getReals(memory, values, 4 * vertexCount);
+        r = icIncompressible_SetMemory(world, values, values + 3 * vertexCount);
+        icFree(values);
+        if (r != IC_OK)
+            return IC_FAIL(r, "cannot restore the incompressible solver from the checkpoint");
+    }
     s->time = time;
     s->lastSubstep = lastSubstep;
     s->substepCount = substepCount;
