@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The IC_SOLVER_INCOMPRESSIBLE world step: modified semi-implicit Newmark with
-// the position correction and the velocity projection (seed 003, sec. 5;
-// spec 3.1 steps 1-8), deviatoric FEM forces, and plane contacts as constraints
-// in the pressure solves.
+// The IC_SOLVER_INCOMPRESSIBLE world step: modified semi-implicit Newmark with the position
+// correction and the velocity projection (seed 003, sec. 5; spec 3.1 steps 1-8), deviatoric FEM
+// forces, and obstacle contacts and close surface pairs as constraints in the pressure solves
+// (with the predicted contacts, eq. 1 Newton iterations and adaptive substeps of docs/results.md).
 #define _POSIX_C_SOURCE 200809L
 #include "fem/fem_internal.h"
 #include "incompressible/obstacles.h"
@@ -193,15 +193,14 @@ bool icWorld_GetVertexPressure(const icWorld *world, icReal *pressure) {
     return true;
 }
 
-// The elastic part: the body's model with lambda scaled by volumetricScale
-// (seed 003 uses deviatoric forces only). MM and the stable Neo-Hookeans need
-// lambda > 0 for their rest shift, so they become corotated (whose lambda term
-// is the only volumetric one).
+// The elastic part: the body's model with lambda scaled by volumetricScale (seed 003 uses
+// deviatoric forces only). MM and the stable Neo-Hookeans need lambda > 0 for their rest shift, so
+// they become corotated (whose lambda term is the only volumetric one).
 static icMaterial deviatoricMaterial(const icBodyRecord *body, icReal scale) {
     icMaterialModel model = body->def.model;
     icReal lambda = isfinite(body->lambda) ? scale * body->lambda : 0.0;
-    // With a weakened lambda they change to corotated; with all of it (standard FEM) the
-    // body keeps its model.
+    // With a weakened lambda they change to corotated; with all of it (standard FEM) the body keeps
+    // its model.
     bool rested = model == IC_MATERIAL_MM || model == IC_MATERIAL_SNH || model == IC_MATERIAL_SNH2018;
     if (rested && !(scale >= 1 && lambda > 0)) model = IC_MATERIAL_COROTATED;
     icMaterial mat = icMaterial_FromLame(model, body->mu, lambda);
@@ -242,8 +241,7 @@ static icResult build(icWorld *world, icIncompressibleCache *c) {
                                      materials, m->tetBody, true, NULL);
     icFree(materials);
     if (r != IC_OK) return r;
-    // The FEM and pressure kernels run on the world's workers (same bits for any
-    // count).
+    // The FEM and pressure kernels run on the world's workers (same bits for any count).
     if (!m->pool)
         m->pool = icCreatePool(m->def.workerCount, m->def.enqueueTask, m->def.finishTask,
                                m->def.userTaskContext);
@@ -298,17 +296,15 @@ static void forceOperator(void *context, const icReal *x, icReal *y) {
     icFem_TangentProduct(op->fem, op->stiffnessScale, op->massScale, x, y);
 }
 
-// Linearised backward Euler over h from (x, v0): (M(1 + h a) + h^2 K) dv = h
-// f(x) + h M g - h^2 K v0 - h a M v0 on the free DOFs; out = v0 + dv (spec 3.1
-// step 1). Returns CG its.
+// Linearised backward Euler over h from (x, v0): (M(1 + h a) + h^2 K) dv = h f(x) + h M g - h^2 K
+// v0 - h a M v0 on the free DOFs; out = v0 + dv (spec 3.1 step 1). Returns CG its.
 static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icReal *v0, icReal h,
                             icVec3 gravity, bool stiffness, icReal *out) {
     int n = c->n;
     const icReal *mass = c->fem.mass;
     icReal a = c->def.massDamping;
     memset(c->f, 0, sizeof(icReal) * 3 * (size_t)n);
-    // Forces and (with stiffness) the projected tangent K from one pass over the
-    // tets.
+    // Forces and (with stiffness) the projected tangent K from one pass over the tets.
     icFem_Evaluate(&c->fem, x, c->f, stiffness, true);
     if (!stiffness) {
         // delta = 0 (explicit elastic force, implicit mass damping).
@@ -343,8 +339,8 @@ static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icR
     return it < 0 ? 0 : it;
 }
 
-// The operator of a contact-filtered solve: S (massScale M + stiffnessScale K) S x, with S
-// removing the normal component at contact vertices (Baraff & Witkin's filtered PCG).
+// The operator of a contact-filtered solve: S (massScale M + stiffnessScale K) S x, with S removing
+// the normal component at contact vertices (Baraff & Witkin's filtered PCG).
 typedef struct filteredOp {
     forceOp inner;
     const icVec3 *normal; ///< (n) zero where no contact
@@ -368,11 +364,11 @@ static void filteredOperator(void *context, const icReal *x, icReal *y) {
     filterNormals(op->normal, op->n, y);
 }
 
-// Standard FEM has no position correction to absorb the contacts the position velocity runs
-// into, so its first half step is solved again with them: the normal velocity of every
-// predicted contact is prescribed (landing on the surface, as `out` already holds) and the
-// rest of the body answers elastically. Reuses the right side, tangent and preconditioner of
-// the implicitHalfStep just done from (x^n, v0). Returns CG iterations.
+// Standard FEM has no position correction to absorb the contacts the position velocity runs into,
+// so its first half step is solved again with them: the normal velocity of every predicted contact
+// is prescribed (landing on the surface, as `out` already holds) and the rest of the body answers
+// elastically. Reuses the right side, tangent and preconditioner of the implicitHalfStep just done
+// from (x^n, v0). Returns CG iterations.
 static int constrainedHalfStep(icIncompressibleCache *c, const icReal *v0, icReal h,
                                const icVec3 *normal, icReal *out) {
     int n = c->n;
@@ -417,9 +413,8 @@ static int constrainedHalfStep(icIncompressibleCache *c, const icReal *v0, icRea
     return it < 0 ? 0 : it;
 }
 
-// Object contacts first, then point-triangle, then edge-edge pairs (spec 5.4
-// ordering). Pairs enter only where `active` (pairs.count) says so (NULL:
-// none).
+// Object contacts first, then point-triangle, then edge-edge pairs (spec 5.4 ordering). Pairs enter
+// only where `active` (pairs.count) says so (NULL: none).
 static icResult fillConstraints(icIncompressibleCache *c, const icVec3 *normal,
                                 const unsigned char *active, icConstraintSet *set) {
     icConstraintSet_Clear(set);
@@ -462,12 +457,11 @@ static void filterContacts(const icIncompressibleCache *c, const icReal *base, i
     }
 }
 
-// Eq. 1 at x^n moves the rings to V(x^n) + clamp(e) to first order; with large
-// steps (an impact moves nodes a good part of an element) that leaves errors of
-// several percent. Further Newton iterations (spec 2.1) solve A(y) q = (goal -
-// V(y)) / dt at the newest end positions y with the same constraints, until
-// every ring is within positionTolerance of its goal. Leaves the end positions
-// in c->xnew and the position velocity in c->vstar.
+// Eq. 1 at x^n moves the rings to V(x^n) + clamp(e) to first order; with large steps (an impact
+// moves nodes a good part of an element) that leaves errors of several percent. Further Newton
+// iterations (spec 2.1) solve A(y) q = (goal - V(y)) / dt at the newest end positions y with the
+// same constraints, until every ring is within positionTolerance of its goal. Leaves the end
+// positions in c->xnew and the position velocity in c->vstar.
 static icResult correctPositions(icIncompressibleCache *c, const icObstacleSet *obstacles,
                                  const icReal *x, icReal t1, icReal dt, icIncompressibleStats *st) {
     const icIncompressibleDef *d = &c->def;
@@ -494,13 +488,12 @@ static icResult correctPositions(icIncompressibleCache *c, const icObstacleSet *
     st->positionNewtonIterations = 1;
     for (int k = 0; k < 3 * n; ++k) c->xnew[k] = x[k] + dt * c->vstar[k];
     for (int it = 1;; ++it) {
-        // Pairs that crossed or came too close move back apart; the next Newton
-        // iteration then restores the volume this takes, with the pairs
-        // constrained.
+        // Pairs that crossed or came too close move back apart; the next Newton iteration then
+        // restores the volume this takes, with the pairs constrained.
         bool moved = c->pairs.count > 0 && icRepulsion_ProjectPositions(
                                                &c->pairs, c->invMass, d->proximity, 4, c->xnew) > 0;
-        // Vertices the pressure pushed into an obstacle join the constraints (an active set
-        // grown once per iteration); otherwise the push-out of step 5 would undo the volume.
+        // Vertices the pressure pushed into an obstacle join the constraints (an active set grown
+        // once per iteration); otherwise the push-out of step 5 would undo the volume.
         if (icObstacles_AddPenetrations(obstacles, n, c->mask, c->xnew, t1, dt, c->predictNormal,
                                         c->push) > 0) {
             icResult r = fillConstraints(
@@ -550,10 +543,9 @@ static icReal meanRestEdge(const icModel *m, const int *tets, int T) {
     return T > 0 ? sum / (6.0 * T) : 0.0;
 }
 
-// How many substeps keep every vertex within maxStepMotion mean edges per
-// substep: the linearised position correction and the contact prediction both
-// assume small motions (an impact at a third of an element per step crushed
-// boundary tets).
+// How many substeps keep every vertex within maxStepMotion mean edges per substep: the linearised
+// position correction and the contact prediction both assume small motions (an impact at a third of
+// an element per step crushed boundary tets).
 static int substepCount(const icWorld *world, icIncompressibleCache *c, icReal dt) {
     const icIncompressibleDef *d = &c->def;
     if (!(d->maxStepMotion > 0)) return 1;
@@ -655,9 +647,8 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
             if (!c->mask[3 * v + i])
                 c->v0[3 * v + i] = (icVec3_Get(target, i) - s->x[3 * v + i]) / dt;
     }
-    // Self and body-body proximity pairs at x^n, searched wide enough for this
-    // substep's motion; they constrain both pressure solves where a repulsion
-    // acted on them.
+    // Self and body-body proximity pairs at x^n, searched wide enough for this substep's motion;
+    // they constrain both pressure solves where a repulsion acted on them.
     double tc = nowMs();
     c->pairs.count = 0;
     if (d->selfContact) {
@@ -680,8 +671,8 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     if (d->contactInForceSolve) filterContacts(c, c->v0, c->vstar, NULL, 0);
     st.elasticMs += nowMs() - te;
 
-    // Contacts the position velocity would make by the end of the step (and last
-    // step's resting ones) constrain the position correction at x^n.
+    // Contacts the position velocity would make by the end of the step (and last step's resting
+    // ones) constrain the position correction at x^n.
     tc = nowMs();
     icObstacleSet obstacles = {world, c->planes, c->planeCount};
     if (!c->predictNormal) {
@@ -691,8 +682,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
         c->impulse = IC_ALLOC(icReal, (size_t)n);
         if (!c->predictNormal || !c->push || !c->hits || !c->impulse) return IC_ERR_OUT_OF_MEMORY;
     }
-    // Step 3 (moved before eq. 1, like the obstacle prediction): close pairs stop
-    // approaching.
+    // Step 3 (moved before eq. 1, like the obstacle prediction): close pairs stop approaching.
     if (c->pairs.count > 0)
         icRepulsion_Apply(&c->pairs, s->x, c->invMass, dt, d->proximity, true, 4, c->vstar,
                           c->pairActive);
@@ -708,8 +698,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     }
     st.contactMs += nowMs() - tc;
 
-    // 2. Position correction (eq. 1) at x^n, then re-linearised at the end
-    // positions.
+    // 2. Position correction (eq. 1) at x^n, then re-linearised at the end positions.
     double tp = nowMs();
     if (d->projections) {
         if ((r = correctPositions(c, &obstacles, s->x, t1, dt, &st)) != IC_OK) return r;
@@ -718,8 +707,8 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     }
     st.pressureMs += nowMs() - tp;
 
-    // 4. Positions advanced by the corrected velocity (xnew, from step 2).
-    // 5. Object collisions on x^{n+1}; the time-n velocity restarts from v^n.
+    // 4. Positions advanced by the corrected velocity (xnew, from step 2). 5. Object collisions on
+    // x^{n+1}; the time-n velocity restarts from v^n.
     tc = nowMs();
     memcpy(c->vn, c->v0, bytes);
     st.objectContacts = icObstacles_Collide(&obstacles, n, c->mask, c->predictNormal, c->xnew,
@@ -741,8 +730,8 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     if (d->projections) {
         st.velocityIterations = icPressureSystem_ProjectVelocity(
             c->pressureSystem, &c->velocitySet, &d->pressure, c->vn, c->pressure, &ks);
-        // The contacts' share of the pressure impulse: what the unconstrained correction
-        // would have pushed into the obstacle (the constraint's reaction), for friction.
+        // The contacts' share of the pressure impulse: what the unconstrained correction would have
+        // pushed into the obstacle (the constraint's reaction), for friction.
         if (st.objectContacts > 0 && c->newton) {
             icPressureSystem_Correction(c->pressureSystem, NULL, 1, c->pressure, c->newton);
             for (int v = 0; v < n; ++v) {
@@ -754,8 +743,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     for (int v = 0; v < n; ++v) c->pressure[v] /= dt; // phat = dt p (spec 2)
     st.pressureMs += nowMs() - tp;
 
-    // 7. Half step for the velocity at the midpoint, contact normals filtered; 8.
-    // extrapolate.
+    // 7. Half step for the velocity at the midpoint, contact normals filtered; 8. extrapolate.
     te = nowMs();
     st.forceIterations +=
         implicitHalfStep(c, c->xmid, c->vn, h, gravity, d->implicitVelocitySolve, c->vstar);
@@ -826,8 +814,8 @@ icResult icIncompressible_SetMemory(icWorld *world, const icReal *contactNormal,
     if (m->vertexCount == 0 || m->tetCount == 0) return IC_OK;
     icIncompressibleCache *c = getCache(world);
     if (!c) return IC_ERR_OUT_OF_MEMORY;
-    // Built now, as the next step would (the build reads the model only); that step then
-    // finds the cache current and starts from the restored contacts.
+    // Built now, as the next step would (the build reads the model only); that step then finds the
+    // cache current and starts from the restored contacts.
     if (!cacheIsCurrent(world, c)) {
         icResult r = build(world, c);
         if (r != IC_OK) return r;

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Point queries against the kinematic obstacles of the incompressible solver
-// (seed 003, sec. 5, step 5: nodes inside obstacles are moved to the surface
-// and their normal velocity made non-approaching; the normal then constrains
-// the pressure solves).
+// Point queries against the kinematic obstacles of the incompressible solver (seed 003, sec. 5,
+// step 5: nodes inside obstacles are moved to the surface and their normal velocity made
+// non-approaching; the normal then constrains the pressure solves).
 #include "incompressible/obstacles.h"
 
 #include "collision/collision_internal.h"
@@ -85,9 +84,8 @@ int icObstacles_PredictContacts(const icObstacleSet *set, int n, const unsigned 
         icVec3 end = icVec3_Add(icVec3_Load(x, i), icVec3_Scale(dt, vi));
         icObstacleHit hit;
         if (icObstacles_Query(set, end, t1, dt, 0, &hit)) {
-            // Land exactly on the surface: the correction then keeps the volume with
-            // the contact already in place instead of a push-out undoing it
-            // afterwards.
+            // Land exactly on the surface: the correction then keeps the volume with the contact
+            // already in place instead of a push-out undoing it afterwards.
             push[i] = -hit.distance / dt;
             icVec3_Store(v, i, icVec3_Add(vi, icVec3_Scale(push[i], hit.normal)));
             normal[i] = hit.normal;
@@ -95,8 +93,8 @@ int icObstacles_PredictContacts(const icObstacleSet *set, int n, const unsigned 
         } else if (icVec3_LengthSquared(prevNormal[i]) > 0) {
             icObstacleHit near;
             icObstacles_Query(set, end, t1, dt, INFINITY, &near);
-            // Still resting on it (not separating faster than the surface): keep the
-            // constraint so the pressure cannot push the vertex into it.
+            // Still resting on it (not separating faster than the surface): keep the constraint so
+            // the pressure cannot push the vertex into it.
             icReal rel = icVec3_Dot(icVec3_Sub(vi, near.velocity), prevNormal[i]);
             if (rel <= 0) {
                 normal[i] = prevNormal[i];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Inelastic repulsion impulses on point-triangle and edge-edge proximity pairs
-// (seed 003, sec. 5 steps 3 and 9; Bridson, Fedkiw & Anderson 2002, sec. 7.2).
+// Inelastic repulsion impulses on point-triangle and edge-edge proximity pairs (seed 003, sec. 5
+// steps 3 and 9; Bridson, Fedkiw & Anderson 2002, sec. 7.2).
 #include "incompressible/repulsion.h"
 
 #include "core/core.h"
@@ -12,8 +12,7 @@ static icReal pairDot(const icProximityPair *p, const icReal *a) {
     return s;
 }
 
-// The least-kinetic-energy impulse along c = (w_i n) that raises c.u by
-// `amount`.
+// The least-kinetic-energy impulse along c = (w_i n) that raises c.u by `amount`.
 static void pushAlong(const icProximityPair *p, const icReal *invMass, icReal amount, icReal *u) {
     icReal den = 0;
     for (int i = 0; i < 4; ++i) {
