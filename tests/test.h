@@ -25,6 +25,9 @@ void icTest_Seed(unsigned long long seed);
 const char *icTest_SourcePath(const char *relative);
 /// A fresh, empty scratch directory under the build tree for this test.
 const char *icTest_TempDir(void);
+/// A whole file, NUL-terminated (malloc'd: free it); *size (optional) gets its length.
+/// NULL when it cannot be opened or read.
+char *icTest_ReadFile(const char *path, size_t *size);
 
 #define IC_TEST(suite, name)                                                                  \
     static void icTest_##suite##_##name(void);                                                 \

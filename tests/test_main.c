@@ -66,6 +66,25 @@ const char *icTest_TempDir(void) {
     return dir;
 }
 
+char *icTest_ReadFile(const char *path, size_t *size) {
+    if (size) *size = 0;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *data = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (data && fread(data, 1, (size_t)n, fp) != (size_t)n) {
+        free(data);
+        data = NULL;
+    }
+    fclose(fp);
+    if (!data) return NULL;
+    data[n] = 0;
+    if (size) *size = (size_t)n;
+    return data;
+}
+
 static int compareTests(const void *a, const void *b) {
     const icTestEntry *x = a, *y = b;
     int c = strcmp(x->suite, y->suite);

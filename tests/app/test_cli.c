@@ -18,19 +18,6 @@ typedef struct icCliRun {
     char *out, *err;
 } icCliRun;
 
-static char *readAll(const char *path) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *data = malloc((size_t)(n > 0 ? n : 0) + 1);
-    size_t got = n > 0 ? fread(data, 1, (size_t)n, fp) : 0;
-    data[got] = 0;
-    fclose(fp);
-    return data;
-}
-
 static void writeText(const char *dir, const char *name, const char *text) {
     char path[2600];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -59,8 +46,8 @@ static icCliRun runCli(const char *dir, const char *args) {
     snprintf(command, sizeof command, "'%s' %s > '%s' 2> '%s'", IC_CLI_PATH, args, outPath,
              errPath);
     int status = system(command);
-    icCliRun run = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, readAll(outPath),
-                    readAll(errPath)};
+    icCliRun run = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, icTest_ReadFile(outPath, NULL),
+                    icTest_ReadFile(errPath, NULL)};
     if (!run.out) run.out = calloc(1, 1);
     if (!run.err) run.err = calloc(1, 1);
     return run;
@@ -88,7 +75,7 @@ static void writeTinyScene(const char *dir, const char *name, int frames) {
 static cJSON *readJson(const char *dir, const char *name) {
     char path[2600];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    char *text = readAll(path);
+    char *text = icTest_ReadFile(path, NULL);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
     free(text);
     return root;

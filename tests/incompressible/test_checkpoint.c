@@ -350,23 +350,9 @@ IC_TEST(incomp, checkpoint_bad_incp_is_refused_whole) {
 // keep the test short): the sphere lands near frame 24, so the checkpoint at frame 30 is taken
 // in contact.
 
-static char *readAll(const char *path, size_t *size) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *data = malloc((size_t)(n > 0 ? n : 0) + 1);
-    size_t got = n > 0 ? fread(data, 1, (size_t)n, fp) : 0;
-    data[got] = 0;
-    fclose(fp);
-    if (size) *size = got;
-    return data;
-}
-
 static bool sameFile(const char *a, const char *b) {
     size_t na = 0, nb = 0;
-    char *x = readAll(a, &na), *y = readAll(b, &nb);
+    char *x = icTest_ReadFile(a, &na), *y = icTest_ReadFile(b, &nb);
     bool same = x && y && na == nb && memcmp(x, y, na) == 0;
     free(x);
     free(y);
@@ -383,7 +369,7 @@ static int runCli(const char *dir, const char *args) {
 
 // The stats JSON without its timing line.
 static char *statsWithoutTiming(const char *path) {
-    char *text = readAll(path, NULL);
+    char *text = icTest_ReadFile(path, NULL);
     if (!text) return NULL;
     char *line = strstr(text, "  \"ms_per_frame\"");
     if (line) {
@@ -395,7 +381,7 @@ static char *statsWithoutTiming(const char *path) {
 
 IC_TEST(incomp, cli_resume_sphere_drop) {
     const char *dir = icTest_TempDir();
-    char *scene = readAll(icTest_SourcePath("scenes/incompressible/sphere_drop.json"), NULL);
+    char *scene = icTest_ReadFile(icTest_SourcePath("scenes/incompressible/sphere_drop.json"), NULL);
     IC_REQUIRE(scene);
     char *height = strstr(scene, "0.85,");
     IC_REQUIRE(height && !strstr(height + 1, "0.85,"));
@@ -416,7 +402,7 @@ IC_TEST(incomp, cli_resume_sphere_drop) {
     // The checkpoint holds contacts: some normal in its INCP section is not zero.
     snprintf(a, sizeof a, "%s/part/sphere_drop.ckpt", dir);
     size_t size = 0;
-    char *ckpt = readAll(a, &size);
+    char *ckpt = icTest_ReadFile(a, &size);
     IC_REQUIRE(ckpt);
     size_t s = findSection((const uint8_t *)ckpt, size, "INCP");
     IC_CHECK(s > 0);

@@ -12,19 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *readAll(const char *path) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *data = malloc((size_t)n + 1);
-    size_t got = fread(data, 1, (size_t)n, fp);
-    data[got] = 0;
-    fclose(fp);
-    return data;
-}
-
 static bool exists(const char *dir, const char *name) {
     char path[1300];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -72,7 +59,7 @@ IC_TEST(io, run_writes_frames_and_pvd) {
     IC_CHECK(exists(outDir, "frame_00005.vtu"));
     char pvdPath[1300];
     snprintf(pvdPath, sizeof pvdPath, "%s/scene.pvd", outDir);
-    char *pvd = readAll(pvdPath);
+    char *pvd = icTest_ReadFile(pvdPath, NULL);
     IC_REQUIRE(pvd != NULL);
     IC_CHECK_INT(countOccurrences(pvd, "<DataSet "), 4);
     IC_CHECK(strstr(pvd, "file=\"frame_00005.vtu\"") != NULL);
@@ -80,7 +67,7 @@ IC_TEST(io, run_writes_frames_and_pvd) {
     free(pvd);
     // The frames carry the fields by name.
     snprintf(pvdPath, sizeof pvdPath, "%s/frame_00005.vtu", outDir);
-    char *vtu = readAll(pvdPath);
+    char *vtu = icTest_ReadFile(pvdPath, NULL);
     IC_REQUIRE(vtu != NULL);
     IC_CHECK(strstr(vtu, "Name=\"displacement\" NumberOfComponents=\"3\"") != NULL);
     IC_CHECK(strstr(vtu, "Name=\"velocity\" NumberOfComponents=\"3\"") != NULL);
@@ -117,7 +104,7 @@ IC_TEST(io, run_summary_file) {
     snprintf(path, sizeof path, "%s/summary.json", icTest_TempDir());
     icDiagnostic diag = {0};
     IC_REQUIRE(icWriteRunSummary(path, &summary, &diag) == IC_OK);
-    char *text = readAll(path);
+    char *text = icTest_ReadFile(path, NULL);
     IC_REQUIRE(text != NULL);
     cJSON *root = cJSON_Parse(text);
     IC_REQUIRE(root != NULL);
@@ -221,7 +208,7 @@ IC_TEST(io, run_stops_on_nan_with_a_summary) {
     char path[1200];
     snprintf(path, sizeof path, "%s/summary.json", options.outputDir);
     IC_CHECK_RESULT(icWriteRunSummary(path, &summary, &diag), IC_OK);
-    char *text = readAll(path);
+    char *text = icTest_ReadFile(path, NULL);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
     IC_CHECK(root && cJSON_IsTrue(cJSON_GetObjectItem(root, "nan")));
     IC_CHECK(root && cJSON_IsNull(cJSON_GetObjectItem(root, "volume_ratio_final")));
@@ -254,7 +241,7 @@ IC_TEST(io, run_progress_bar) {
     fclose(capture);
     IC_CHECK_RESULT(r, IC_OK);
 
-    char *text = readAll(path);
+    char *text = icTest_ReadFile(path, NULL);
     IC_REQUIRE(text != NULL);
     IC_CHECK_MSG(strstr(text, "\r[##############################] 4/4 frames  ") != NULL,
                  "progress output: '%s'", text);

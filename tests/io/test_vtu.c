@@ -11,23 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *readAll(const char *path, size_t *size) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *data = malloc((size_t)n + 1);
-    if (data && fread(data, 1, (size_t)n, fp) != (size_t)n) {
-        free(data);
-        data = NULL;
-    }
-    if (data) data[n] = 0;
-    fclose(fp);
-    *size = (size_t)n;
-    return data;
-}
-
 // Minimal XML well-formedness: tags nest and close in order, attributes are name="value"
 // with no raw '<' or '&' inside values except entities, one root element.
 static bool wellFormed(const char *xml, size_t length, char *why, size_t whySize) {
@@ -233,7 +216,7 @@ IC_TEST(io, vtu_round_trip) {
                           &diag) == IC_OK);
 
     size_t size = 0;
-    char *text = readAll(path, &size);
+    char *text = icTest_ReadFile(path, &size);
     IC_REQUIRE(text != NULL);
     IC_CHECK(strncmp(text, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" "
                            "version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">",
@@ -315,7 +298,7 @@ IC_TEST(io, pvd_relative_paths) {
     icDiagnostic diag = {0};
     IC_REQUIRE(icWritePvd(pvd, 3, files, times, &diag) == IC_OK);
     size_t size = 0;
-    char *text = readAll(pvd, &size);
+    char *text = icTest_ReadFile(pvd, &size);
     IC_REQUIRE(text != NULL);
     char why[128] = "";
     IC_CHECK_MSG(wellFormed(text, size, why, sizeof why), "pvd: %s", why);

@@ -19,18 +19,6 @@ static void onViolation(const char *target, const char *what) {
     icTest_Fail(__FILE__, __LINE__, "fuzz target %s, input %s: %s", target, s_current, what);
 }
 
-static uint8_t *readAll(const char *path, size_t *size) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *data = malloc((size_t)(n > 0 ? n : 0) + 1);
-    *size = n > 0 ? fread(data, 1, (size_t)n, fp) : 0;
-    fclose(fp);
-    return data;
-}
-
 // Runs every file of dir (and its crashers/ folder) through target; returns how many.
 static int replayDir(const icFuzzTarget *target, const char *dir, const char *workDir,
                      int counts[IC_RESULT_COUNT_]) {
@@ -48,7 +36,7 @@ static int replayDir(const icFuzzTarget *target, const char *dir, const char *wo
             continue;
         }
         size_t size = 0;
-        uint8_t *data = readAll(path, &size);
+        uint8_t *data = (uint8_t *)icTest_ReadFile(path, &size);
         if (!data) continue;
         s_current = path;
         int64_t bytes = icGetByteCount();
@@ -149,7 +137,7 @@ IC_TEST(reliability, fuzz_crashers_fail_cleanly) {
         char path[512];
         snprintf(path, sizeof path, "tests/data/fuzz/%s/crashers/%s", cases[i].target, cases[i].file);
         size_t size = 0;
-        uint8_t *data = readAll(icTest_SourcePath(path), &size);
+        uint8_t *data = (uint8_t *)icTest_ReadFile(icTest_SourcePath(path), &size);
         IC_CHECK_MSG(data != NULL, "%s is missing", path);
         if (!data) continue;
         s_current = path;

@@ -23,20 +23,6 @@ static void writeText(const char *path, const char *text) {
     fclose(fp);
 }
 
-static char *readAll(const char *path, size_t *size) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *data = malloc((size_t)(n > 0 ? n : 0) + 1);
-    size_t got = n > 0 ? fread(data, 1, (size_t)n, fp) : 0;
-    data[got] = 0;
-    fclose(fp);
-    if (size) *size = got;
-    return data;
-}
-
 static bool exists(const char *path) {
     struct stat info;
     return stat(path, &info) == 0;
@@ -49,13 +35,13 @@ static int runCli(const char *dir, const char *args, char **err) {
     snprintf(command, sizeof command, "cd '%s' && '%s' %s > /dev/null 2> '%s'", dir, IC_CLI_PATH,
              args, errPath);
     int status = system(command);
-    if (err) *err = readAll(errPath, NULL);
+    if (err) *err = icTest_ReadFile(errPath, NULL);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static bool sameFile(const char *a, const char *b) {
     size_t na = 0, nb = 0;
-    char *x = readAll(a, &na), *y = readAll(b, &nb);
+    char *x = icTest_ReadFile(a, &na), *y = icTest_ReadFile(b, &nb);
     bool same = x && y && na == nb && memcmp(x, y, na) == 0;
     free(x);
     free(y);
@@ -64,7 +50,7 @@ static bool sameFile(const char *a, const char *b) {
 
 // The stats JSON without its timing line.
 static char *statsWithoutTiming(const char *path) {
-    char *text = readAll(path, NULL);
+    char *text = icTest_ReadFile(path, NULL);
     if (!text) return NULL;
     char *line = strstr(text, "  \"ms_per_frame\"");
     if (line) {
@@ -118,7 +104,7 @@ IC_TEST(reliability, cli_resume_gives_the_same_files) {
     // A corrupted checkpoint: exit status 2 and a message saying so; nothing is written.
     snprintf(a, sizeof a, "%s/part/s.ckpt", dir);
     size_t size = 0;
-    char *data = readAll(a, &size);
+    char *data = icTest_ReadFile(a, &size);
     IC_REQUIRE(data && size > 100);
     data[size / 2] ^= 1;
     snprintf(b, sizeof b, "%s/bad.ckpt", dir);
@@ -191,7 +177,7 @@ IC_TEST(reliability, cli_sigterm_finishes_the_frame_and_checkpoints) {
                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 
     // The stats say how far it got; the checkpoint is there; no temporary is left.
-    char *stats = readAll(statsPath, NULL);
+    char *stats = icTest_ReadFile(statsPath, NULL);
     IC_REQUIRE(stats);
     int frames = -1;
     const char *f = strstr(stats, "\"frames\": ");
