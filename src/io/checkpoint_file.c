@@ -3,6 +3,7 @@
 // frames listed in the .pvd) as its user data, written atomically, read and checked whole.
 #include "io/checkpoint_file.h"
 
+#include "core/bytes.h"
 #include "core/core.h"
 #include "io/fmt_internal.h"
 
@@ -16,26 +17,6 @@
 // count n, then n x (i64 frame, f64 time).
 #define IC_RUN_VERSION 1u
 #define IC_RUN_FIXED 64u
-
-static void put64(uint8_t *p, uint64_t v) {
-    for (int i = 0; i < 8; ++i) p[i] = (uint8_t)(v >> (8 * i));
-}
-static uint64_t get64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-static void putReal(uint8_t *p, double value) {
-    uint64_t w;
-    memcpy(&w, &value, sizeof w);
-    put64(p, w);
-}
-static double getReal(const uint8_t *p) {
-    uint64_t w = get64(p);
-    double value;
-    memcpy(&value, &w, sizeof value);
-    return value;
-}
 
 void icRunCheckpoint_Destroy(icRunCheckpoint *run) {
     if (!run) return;
@@ -56,17 +37,17 @@ icResult icCheckpoint_Write(const char *path, const icWorld *world, const icRunC
         blockSize = IC_RUN_FIXED + 16 * (size_t)run->outputCount;
         block = icAllocZero(blockSize);
         if (!block) return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
-        put64(block, IC_RUN_VERSION);
-        put64(block + 8, (uint64_t)run->frame);
-        putReal(block + 16, run->solverSeconds);
-        putReal(block + 24, run->volumeRatioMin);
-        putReal(block + 32, run->volumeRatioMax);
-        put64(block + 40, (uint64_t)(int64_t)run->sweepsTotal);
-        put64(block + 48, (uint64_t)run->notConverged);
-        put64(block + 56, (uint64_t)run->outputCount);
+        icBytes_Put64(block, IC_RUN_VERSION);
+        icBytes_Put64(block + 8, (uint64_t)run->frame);
+        icBytes_PutReal(block + 16, run->solverSeconds);
+        icBytes_PutReal(block + 24, run->volumeRatioMin);
+        icBytes_PutReal(block + 32, run->volumeRatioMax);
+        icBytes_Put64(block + 40, (uint64_t)(int64_t)run->sweepsTotal);
+        icBytes_Put64(block + 48, (uint64_t)run->notConverged);
+        icBytes_Put64(block + 56, (uint64_t)run->outputCount);
         for (int i = 0; i < run->outputCount; ++i) {
-            put64(block + IC_RUN_FIXED + 16 * (size_t)i, (uint64_t)run->outputFrames[i]);
-            putReal(block + IC_RUN_FIXED + 16 * (size_t)i + 8, run->outputTimes[i]);
+            icBytes_Put64(block + IC_RUN_FIXED + 16 * (size_t)i, (uint64_t)run->outputFrames[i]);
+            icBytes_PutReal(block + IC_RUN_FIXED + 16 * (size_t)i + 8, run->outputTimes[i]);
         }
     }
     void *data = NULL;
@@ -95,13 +76,13 @@ static icResult readRun(const char *name, const uint8_t *p, size_t size, icRunCh
     if (!p || size < IC_RUN_FIXED)
         return icDiag_Set(diag, IC_ERR_PARSE, name, 0,
                           "checkpoint has no run block (it was not written by a scene run)");
-    if (get64(p) != IC_RUN_VERSION)
+    if (icBytes_Get64(p) != IC_RUN_VERSION)
         return icDiag_Set(diag, IC_ERR_UNSUPPORTED, name, 0,
                           "checkpoint run block version %llu is not supported",
-                          (unsigned long long)get64(p));
-    uint64_t frame = get64(p + 8), count = get64(p + 56);
-    uint64_t sweeps = get64(p + 40), notConverged = get64(p + 48);
-    double seconds = getReal(p + 16), lo = getReal(p + 24), hi = getReal(p + 32);
+                          (unsigned long long)icBytes_Get64(p));
+    uint64_t frame = icBytes_Get64(p + 8), count = icBytes_Get64(p + 56);
+    uint64_t sweeps = icBytes_Get64(p + 40), notConverged = icBytes_Get64(p + 48);
+    double seconds = icBytes_GetReal(p + 16), lo = icBytes_GetReal(p + 24), hi = icBytes_GetReal(p + 32);
     if (frame > INT_MAX || notConverged > frame || sweeps > (uint64_t)LONG_MAX ||
         count > frame + 1 || count != (size - IC_RUN_FIXED) / 16 ||
         (size - IC_RUN_FIXED) % 16 != 0)
@@ -122,8 +103,8 @@ static icResult readRun(const char *name, const uint8_t *p, size_t size, icRunCh
         return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, name, 0, "out of memory");
     }
     for (int i = 0; i < n; ++i) {
-        uint64_t f = get64(p + IC_RUN_FIXED + 16 * (size_t)i);
-        double t = getReal(p + IC_RUN_FIXED + 16 * (size_t)i + 8);
+        uint64_t f = icBytes_Get64(p + IC_RUN_FIXED + 16 * (size_t)i);
+        double t = icBytes_GetReal(p + IC_RUN_FIXED + 16 * (size_t)i + 8);
         // Listed frames increase and none lies past the checkpoint's frame.
         if (f > frame || (i > 0 && f <= (uint64_t)frames[i - 1]) || !isfinite(t)) {
             icFree(frames);

@@ -2,6 +2,7 @@
 // Checkpoints of a world's state: a versioned little-endian binary layout with a model hash
 // and a checksum (docs/reliability.md), checked whole before anything is restored; and the
 // model and state hashes that determinism tests compare.
+#include "core/bytes.h"
 #include "incompressible/incompressible_checkpoint.h"
 #include "world/world_internal.h"
 
@@ -199,35 +200,8 @@ static size_t incompressiblePayload(size_t vertexCount) {
     return IC_INCOMPRESSIBLE_FIXED + 8 * 4 * vertexCount;
 }
 
-static void put64(uint8_t *p, uint64_t v) {
-    for (int i = 0; i < 8; ++i) p[i] = (uint8_t)(v >> (8 * i));
-}
-static void put32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; ++i) p[i] = (uint8_t)(v >> (8 * i));
-}
-static uint64_t get64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-static uint32_t get32(const uint8_t *p) {
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= (uint32_t)p[i] << (8 * i);
-    return v;
-}
-static void putReal(uint8_t *p, icReal value) {
-    uint64_t w;
-    memcpy(&w, &value, sizeof w);
-    put64(p, w);
-}
-static icReal getReal(const uint8_t *p) {
-    uint64_t w = get64(p);
-    icReal value;
-    memcpy(&value, &w, sizeof value);
-    return value;
-}
 static uint8_t *putReals(uint8_t *p, const icReal *values, size_t count) {
-    for (size_t i = 0; i < count; ++i, p += 8) putReal(p, values[i]);
+    for (size_t i = 0; i < count; ++i, p += 8) icBytes_PutReal(p, values[i]);
     return p;
 }
 
@@ -236,7 +210,7 @@ static size_t padded(size_t n) { return (n + 7) & ~(size_t)7; }
 // The checksum over whole words (every part of the layout is a multiple of 8 bytes).
 static uint64_t checksum(const uint8_t *data, size_t size) {
     uint64_t h = IC_HASH_START;
-    for (size_t i = 0; i + 8 <= size; i += 8) h = hashWord(h, get64(data + i));
+    for (size_t i = 0; i + 8 <= size; i += 8) h = hashWord(h, icBytes_Get64(data + i));
     return h;
 }
 
@@ -290,21 +264,21 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
     }
 
     memcpy(out, s_magic, 8);
-    put32(out + 8, IC_CHECKPOINT_VERSION);
-    put32(out + 12, IC_CHECKPOINT_HEADER);
-    put64(out + 16, total);
-    put64(out + 24, icWorld_HashModel(world));
-    put32(out + 32, (uint32_t)sections);
+    icBytes_Put32(out + 8, IC_CHECKPOINT_VERSION);
+    icBytes_Put32(out + 12, IC_CHECKPOINT_HEADER);
+    icBytes_Put64(out + 16, total);
+    icBytes_Put64(out + 24, icWorld_HashModel(world));
+    icBytes_Put32(out + 32, (uint32_t)sections);
     uint8_t *p = out + IC_CHECKPOINT_HEADER;
 
-    put32(p, IC_TAG_STATE);
-    put64(p + 8, statePayload);
+    icBytes_Put32(p, IC_TAG_STATE);
+    icBytes_Put64(p + 8, statePayload);
     p += 16;
-    put64(p, (uint64_t)s->vertexCount);
-    put64(p + 8, (uint64_t)s->tetCount);
-    putReal(p + 16, s->time);
-    putReal(p + 24, s->lastSubstep);
-    put64(p + 32, (uint64_t)s->substepCount);
+    icBytes_Put64(p, (uint64_t)s->vertexCount);
+    icBytes_Put64(p + 8, (uint64_t)s->tetCount);
+    icBytes_PutReal(p + 16, s->time);
+    icBytes_PutReal(p + 24, s->lastSubstep);
+    icBytes_Put64(p + 32, (uint64_t)s->substepCount);
     p += IC_STATE_FIXED;
     if (nv) {
         p = putReals(p, s->x, nv);
@@ -317,36 +291,36 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
     }
 
     const icHealthStats *h = &world->health;
-    put32(p, IC_TAG_HEALTH);
-    put64(p + 8, IC_HEALTH_BYTES);
+    icBytes_Put32(p, IC_TAG_HEALTH);
+    icBytes_Put64(p + 8, IC_HEALTH_BYTES);
     p += 16;
     const int64_t counts[8] = {h->steps,          h->warnings,          h->nonFiniteSteps,
                                h->speedWarnings,  h->inversionWarnings, h->volumeWarnings,
                                h->clampedVertices, h->stops};
-    for (int i = 0; i < 8; ++i) put64(p + 8 * i, (uint64_t)counts[i]);
-    putReal(p + 64, h->maxSpeedSeen);
-    put64(p + 72, (uint64_t)(int64_t)h->maxInvertedSeen);
-    putReal(p + 80, h->maxVolumeDriftSeen);
+    for (int i = 0; i < 8; ++i) icBytes_Put64(p + 8 * i, (uint64_t)counts[i]);
+    icBytes_PutReal(p + 64, h->maxSpeedSeen);
+    icBytes_Put64(p + 72, (uint64_t)(int64_t)h->maxInvertedSeen);
+    icBytes_PutReal(p + 80, h->maxVolumeDriftSeen);
     memcpy(p + 96, h->lastWarning, sizeof h->lastWarning);
     p[96 + sizeof h->lastWarning - 1] = 0;
     p += IC_HEALTH_BYTES;
 
     if (incompressible) {
-        put32(p, IC_TAG_INCOMPRESSIBLE);
-        put64(p + 8, memoryPayload);
+        icBytes_Put32(p, IC_TAG_INCOMPRESSIBLE);
+        icBytes_Put64(p + 8, memoryPayload);
         p += 16;
-        put64(p, (uint64_t)vertices);
+        icBytes_Put64(p, (uint64_t)vertices);
         p = putReals(p + IC_INCOMPRESSIBLE_FIXED, memory, 4 * vertices);
         icFree(memory);
     }
 
     if (userSize) {
-        put32(p, IC_TAG_USER);
-        put64(p + 8, userSize);
+        icBytes_Put32(p, IC_TAG_USER);
+        icBytes_Put64(p + 8, userSize);
         memcpy(p + 16, user, userSize);
         p += 16 + padded(userSize);
     }
-    put64(p, checksum(out, total - 8));
+    icBytes_Put64(p, checksum(out, total - 8));
     *data = out;
     *size = total;
     return IC_OK;
@@ -374,15 +348,15 @@ static icResult checkLayout(const icWorld *world, const uint8_t *data, size_t si
         return IC_FAIL(IC_ERR_TRUNCATED,
                        "checkpoint is %llu bytes, shorter than its header: truncated",
                        (icU64)size);
-    uint32_t version = get32(data + 8);
-    if (version == 0 || get32(data + 12) != IC_CHECKPOINT_HEADER)
+    uint32_t version = icBytes_Get32(data + 8);
+    if (version == 0 || icBytes_Get32(data + 12) != IC_CHECKPOINT_HEADER)
         return IC_FAIL(IC_ERR_PARSE, "checkpoint header is malformed (version %u, header size %u)",
-                       (unsigned)version, (unsigned)get32(data + 12));
+                       (unsigned)version, (unsigned)icBytes_Get32(data + 12));
     if (version > IC_CHECKPOINT_VERSION)
         return IC_FAIL(IC_ERR_UNSUPPORTED,
                        "checkpoint format version %u is newer than this build reads (%u)",
                        (unsigned)version, IC_CHECKPOINT_VERSION);
-    uint64_t total = get64(data + 16);
+    uint64_t total = icBytes_Get64(data + 16);
     if (total > size)
         return IC_FAIL(IC_ERR_TRUNCATED,
                        "checkpoint is %llu bytes but its header says %llu: truncated",
@@ -390,9 +364,9 @@ static icResult checkLayout(const icWorld *world, const uint8_t *data, size_t si
     if (total < size || total % 8 != 0)
         return IC_FAIL(IC_ERR_PARSE, "checkpoint is %llu bytes but its header says %llu",
                        (icU64)size, (icU64)total);
-    if (checksum(data, size - 8) != get64(data + size - 8))
+    if (checksum(data, size - 8) != icBytes_Get64(data + size - 8))
         return IC_FAIL(IC_ERR_PARSE, "checkpoint checksum does not match: the file is corrupted");
-    uint64_t model = get64(data + 24);
+    uint64_t model = icBytes_Get64(data + 24);
     uint64_t expected = icWorld_HashModel(world);
     if (model != expected)
         return IC_FAIL(IC_ERR_BAD_VALUE,
@@ -400,14 +374,14 @@ static icResult checkLayout(const icWorld *world, const uint8_t *data, size_t si
                        "world's %016llx): same scene, same settings?",
                        (icU64)model, (icU64)expected);
 
-    uint32_t sections = get32(data + 32);
+    uint32_t sections = icBytes_Get32(data + 32);
     size_t at = IC_CHECKPOINT_HEADER, end = size - 8;
     for (uint32_t i = 0; i < sections; ++i) {
         if (end - at < 16)
             return IC_FAIL(IC_ERR_PARSE, "checkpoint section %u of %u runs past the end",
                            (unsigned)i, (unsigned)sections);
-        uint32_t tag = get32(data + at);
-        uint64_t bytes = get64(data + at + 8);
+        uint32_t tag = icBytes_Get32(data + at);
+        uint64_t bytes = icBytes_Get64(data + at + 8);
         if (bytes > end - at - 16 || padded(bytes) > end - at - 16)
             return IC_FAIL(IC_ERR_PARSE, "checkpoint section %u of %u runs past the end",
                            (unsigned)i, (unsigned)sections);
@@ -452,12 +426,12 @@ static icResult checkLayout(const icWorld *world, const uint8_t *data, size_t si
 
 static bool finiteReals(const uint8_t *p, size_t count) {
     for (size_t i = 0; i < count; ++i)
-        if (!isfinite(getReal(p + 8 * i))) return false;
+        if (!isfinite(icBytes_GetReal(p + 8 * i))) return false;
     return true;
 }
 
 static void getReals(const uint8_t *p, icReal *out, size_t count) {
-    for (size_t i = 0; i < count; ++i) out[i] = getReal(p + 8 * i);
+    for (size_t i = 0; i < count; ++i) out[i] = icBytes_GetReal(p + 8 * i);
 }
 
 // Checks a checkpoint whole and, when apply is set, restores it.
@@ -477,7 +451,7 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     if (view.stateBytes < IC_STATE_FIXED)
         return IC_FAIL(IC_ERR_PARSE, "checkpoint state section is %llu bytes, too short",
                        (icU64)view.stateBytes);
-    uint64_t vertices = get64(p), tets = get64(p + 8);
+    uint64_t vertices = icBytes_Get64(p), tets = icBytes_Get64(p + 8);
     if (vertices != (uint64_t)s->vertexCount || tets != (uint64_t)s->tetCount)
         return IC_FAIL(IC_ERR_BAD_VALUE,
                        "checkpoint holds %llu vertices and %llu tets; this world has %d and %d",
@@ -487,8 +461,8 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
         return IC_FAIL(IC_ERR_PARSE, "checkpoint state section is %llu bytes, expected %llu",
                        (icU64)view.stateBytes, (icU64)(IC_STATE_FIXED + 8 * (3 * nv + 2 * nt)));
     const uint8_t *arrays = p + IC_STATE_FIXED;
-    icReal time = getReal(p + 16), lastSubstep = getReal(p + 24);
-    int64_t substepCount = (int64_t)get64(p + 32);
+    icReal time = icBytes_GetReal(p + 16), lastSubstep = icBytes_GetReal(p + 24);
+    int64_t substepCount = (int64_t)icBytes_Get64(p + 32);
     if (!isfinite(time) || !isfinite(lastSubstep) || !finiteReals(arrays, 3 * nv + 2 * nt))
         return IC_FAIL(IC_ERR_NOT_FINITE, "checkpoint state holds NaN or infinite numbers");
     if (view.healthBytes != IC_HEALTH_BYTES)
@@ -497,8 +471,8 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     // Counters keep counting after a restart: none may be negative or near overflowing.
     const uint64_t countLimit = (uint64_t)1 << 62;
     bool countsOk = (uint64_t)substepCount < countLimit;
-    for (int i = 0; i < 8; ++i) countsOk = countsOk && get64(view.health + 8 * i) < countLimit;
-    countsOk = countsOk && get64(view.health + 72) <= (uint64_t)INT32_MAX;
+    for (int i = 0; i < 8; ++i) countsOk = countsOk && icBytes_Get64(view.health + 8 * i) < countLimit;
+    countsOk = countsOk && icBytes_Get64(view.health + 72) <= (uint64_t)INT32_MAX;
     if (!countsOk)
         return IC_FAIL(IC_ERR_PARSE, "checkpoint holds a negative or impossibly large count");
     const uint8_t *memory = NULL; // INCP arrays: contact normals (3n), pressures (n)
@@ -507,7 +481,7 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
         if (view.incompressibleBytes < IC_INCOMPRESSIBLE_FIXED)
             return IC_FAIL(IC_ERR_PARSE, "checkpoint INCP section is %llu bytes, too short",
                            (icU64)view.incompressibleBytes);
-        uint64_t count = get64(view.incompressible);
+        uint64_t count = icBytes_Get64(view.incompressible);
         if (count != (uint64_t)s->vertexCount)
             return IC_FAIL(IC_ERR_BAD_VALUE,
                            "checkpoint INCP section holds %llu vertices; this world has %d",
@@ -552,10 +526,10 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     int64_t *counts[8] = {&h->steps,          &h->warnings,          &h->nonFiniteSteps,
                           &h->speedWarnings,  &h->inversionWarnings, &h->volumeWarnings,
                           &h->clampedVertices, &h->stops};
-    for (int i = 0; i < 8; ++i) *counts[i] = (int64_t)get64(q + 8 * i);
-    h->maxSpeedSeen = getReal(q + 64);
-    h->maxInvertedSeen = (int)(int64_t)get64(q + 72);
-    h->maxVolumeDriftSeen = getReal(q + 80);
+    for (int i = 0; i < 8; ++i) *counts[i] = (int64_t)icBytes_Get64(q + 8 * i);
+    h->maxSpeedSeen = icBytes_GetReal(q + 64);
+    h->maxInvertedSeen = (int)(int64_t)icBytes_Get64(q + 72);
+    h->maxVolumeDriftSeen = icBytes_GetReal(q + 80);
     memcpy(h->lastWarning, q + 96, sizeof h->lastWarning);
     h->lastWarning[sizeof h->lastWarning - 1] = 0;
     return IC_OK;
