@@ -77,3 +77,14 @@ static inline void incompInvMass(const icTetMesh *mesh, const icReal *x, icReal 
         for (int i = 0; i < 3; ++i) invMass[3 * v + i] = 1.0 / m[v];
     free(m);
 }
+
+// Vertical extent of all bodies (max y - min y of the current positions), m.
+static inline icReal incompHeight(const icWorld *w) {
+    const icReal *x = icWorld_GetPositions(w);
+    icReal lo = INFINITY, hi = -INFINITY;
+    for (int v = 0; v < icWorld_GetVertexCount(w); ++v) {
+        lo = fmin(lo, x[3 * v + 1]);
+        hi = fmax(hi, x[3 * v + 1]);
+    }
+    return hi - lo;
+}

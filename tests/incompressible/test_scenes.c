@@ -49,13 +49,7 @@ static dropFigures runDrop(icWorld *w, icReal dt, int steps) {
         icStepStats st;
         IC_CHECK_RESULT(icWorld_Step(w, dt, &st), IC_OK);
         f.volumeError = fmax(f.volumeError, fabs(icWorld_GetVolumeRatio(w) - 1));
-        const icReal *x = icWorld_GetPositions(w);
-        icReal lo = INFINITY, hi = -INFINITY;
-        for (int v = 0; v < icWorld_GetVertexCount(w); ++v) {
-            lo = fmin(lo, x[3 * v + 1]);
-            hi = fmax(hi, x[3 * v + 1]);
-        }
-        lowest = fmin(lowest, hi - lo);
+        lowest = fmin(lowest, incompHeight(w));
         icIncompressibleStats is = icWorld_GetIncompressibleStats(w);
         f.forceIterations += is.forceIterations;
         f.substeps += is.substeps;
