@@ -151,6 +151,9 @@ struct icContactSystem {
 icContactSystem *icContact_Get(icWorld *world);
 /// Makes sure the boundary surface matches the model (and the exclusion lists when needed).
 icResult icContact_UpdateSurface(icWorld *world, icContactSystem *cs);
+/// icWorld_FindProximityPairs over the contact system's cached boundary (built once per model
+/// revision), for solvers that search every step.
+icResult icContact_FindProximityPairs(icWorld *world, icReal distance, icProximityPairs *pairs);
 /// Grows the hard-attachment arrays to the model's vertex count.
 bool icContact_ReserveVertices(icContactSystem *cs, int vertexCount);
 

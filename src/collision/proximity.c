@@ -229,11 +229,31 @@ icResult icFindProximityPairs(const icReal *positions, int vertexCount, const in
     return r;
 }
 
+// The world's pairs over a boundary surface with its body per vertex: each body a group,
+// pairs of one body closer than `distance` at rest skipped.
+static icResult findOnSurface(const icWorld *world, const int *triangles, int triangleCount,
+                              const int *vertexBody, icReal distance, icProximityPairs *pairs) {
+    const icModel *m = &world->model;
+    icProximityDef def = icDefaultProximityDef();
+    def.distance = distance;
+    def.vertexGroup = vertexBody;
+    def.sameGroup = true;
+    def.restPositions = m->restPositions;
+    def.restDistance = distance;
+    return icFindProximityPairs(world->state->x, m->vertexCount, triangles, triangleCount, &def,
+                                pairs);
+}
+
 icResult icWorld_FindProximityPairs(const icWorld *world, icReal distance,
                                     icProximityPairs *pairs) {
     IC_ASSERT(world && pairs);
     pairs->count = 0;
     const icModel *m = &world->model;
+    // The contact system's boundary, when it is current, is the same surface.
+    const icContactSystem *cs = world->contact;
+    if (cs && cs->surfaceRevision == m->revision)
+        return findOnSurface(world, cs->triangles, cs->triangleCount, cs->vertexBody, distance,
+                             pairs);
     icTetMesh view = {0};
     view.vertexCount = m->vertexCount;
     view.tetCount = m->tetCount;
@@ -249,14 +269,18 @@ icResult icWorld_FindProximityPairs(const icWorld *world, icReal distance,
     }
     for (int b = 0; b < m->bodyCount; ++b)
         for (int i = 0; i < m->bodies[b].vertexCount; ++i) group[m->bodies[b].vertexStart + i] = b;
-    icProximityDef def = icDefaultProximityDef();
-    def.distance = distance;
-    def.vertexGroup = group;
-    def.sameGroup = true;
-    def.restPositions = m->restPositions;
-    def.restDistance = distance;
-    r = icFindProximityPairs(world->state->x, m->vertexCount, triangles, triangleCount, &def, pairs);
+    r = findOnSurface(world, triangles, triangleCount, group, distance, pairs);
     icFree(group);
     icFree(triangles);
     return r;
+}
+
+icResult icContact_FindProximityPairs(icWorld *world, icReal distance, icProximityPairs *pairs) {
+    IC_ASSERT(world && pairs);
+    pairs->count = 0;
+    icContactSystem *cs = icContact_Get(world);
+    if (!cs) return IC_ERR_OUT_OF_MEMORY;
+    icResult r = icContact_UpdateSurface(world, cs);
+    if (r != IC_OK) return r;
+    return findOnSurface(world, cs->triangles, cs->triangleCount, cs->vertexBody, distance, pairs);
 }

@@ -4,6 +4,7 @@
 // forces, and obstacle contacts and close surface pairs as constraints in the pressure solves
 // (with the predicted contacts, eq. 1 Newton iterations and adaptive substeps of docs/results.md).
 #define _POSIX_C_SOURCE 200809L
+#include "collision/collision_internal.h"
 #include "fem/fem_internal.h"
 #include "incompressible/obstacles.h"
 #include "incompressible/repulsion.h"
@@ -658,7 +659,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
             if (speed > vmax) vmax = speed;
         }
         icReal radius = 2 * d->proximity + 2 * dt * (vmax + icVec3_Length(gravity) * dt);
-        if ((r = icWorld_FindProximityPairs(world, radius, &c->pairs)) != IC_OK) return r;
+        if ((r = icContact_FindProximityPairs(world, radius, &c->pairs)) != IC_OK) return r;
         if (!icGrowArray((void **)&c->pairActive, &c->pairActiveCapacity, c->pairs.count + 1, 1))
             return IC_ERR_OUT_OF_MEMORY;
     }
