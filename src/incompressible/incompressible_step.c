@@ -35,7 +35,6 @@ struct icIncompressibleCache {
     icConstraintSet positionSet, velocitySet;
     icVec3 *contactNormal; ///< (n) normal of the last step's contact, 0 if none
     icVec3 *predictNormal; ///< (n) contacts constraining eq. 1 (lazily allocated)
-    icReal *push;          ///< (n) their normal velocity change
     icObstacleHit *hits;   ///< (n) what each contact of step 5 touches (lazily allocated)
     icReal *impulse;       ///< (n) normal velocity a contact removed over the step
     icReal *goal;          ///< (n) ring volumes eq. 1 aims for (lazily allocated)
@@ -92,7 +91,6 @@ static void freeBuilt(icIncompressibleCache *c) {
     icConstraintSet_Destroy(&c->velocitySet);
     icFree(c->contactNormal);
     icFree(c->predictNormal);
-    icFree(c->push);
     icFree(c->hits);
     icFree(c->impulse);
     c->hits = NULL;
@@ -100,7 +98,7 @@ static void freeBuilt(icIncompressibleCache *c) {
     icFree(c->goal);
     icFree(c->newton);
     c->predictNormal = NULL;
-    c->push = c->goal = c->newton = NULL;
+    c->goal = c->newton = NULL;
     icReal **arrays[] = {&c->f, &c->v0, &c->vstar,      &c->vn,      &c->xnew,  &c->xmid,
                          &c->b, &c->dv, &c->diagBlocks, &c->precond, &c->cgWork};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) {
@@ -202,7 +200,8 @@ static icMaterial deviatoricMaterial(const icBodyRecord *body, icReal scale) {
     icReal lambda = isfinite(body->lambda) ? scale * body->lambda : 0.0;
     // With a weakened lambda they change to corotated; with all of it (standard FEM) the body keeps
     // its model.
-    bool rested = model == IC_MATERIAL_MM || model == IC_MATERIAL_SNH || model == IC_MATERIAL_SNH2018;
+    bool rested =
+        model == IC_MATERIAL_MM || model == IC_MATERIAL_SNH || model == IC_MATERIAL_SNH2018;
     if (rested && !(scale >= 1 && lambda > 0)) model = IC_MATERIAL_COROTATED;
     icMaterial mat = icMaterial_FromLame(model, body->mu, lambda);
     mat.density = body->def.density;
@@ -495,8 +494,8 @@ static icResult correctPositions(icIncompressibleCache *c, const icObstacleSet *
                                                &c->pairs, c->invMass, d->proximity, 4, c->xnew) > 0;
         // Vertices the pressure pushed into an obstacle join the constraints (an active set grown
         // once per iteration); otherwise the push-out of step 5 would undo the volume.
-        if (icObstacles_AddPenetrations(obstacles, n, c->mask, c->xnew, t1, dt, c->predictNormal,
-                                        c->push) > 0) {
+        if (icObstacles_AddPenetrations(obstacles, n, c->mask, c->xnew, t1, dt, c->predictNormal) >
+            0) {
             icResult r = fillConstraints(
                 c, c->predictNormal, c->pairs.count > 0 ? c->pairActive : NULL, &c->positionSet);
             if (r != IC_OK) return r;
@@ -678,17 +677,16 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     icObstacleSet obstacles = {world, c->planes, c->planeCount};
     if (!c->predictNormal) {
         c->predictNormal = IC_ALLOC(icVec3, (size_t)n);
-        c->push = IC_ALLOC(icReal, (size_t)n);
         c->hits = IC_ALLOC(icObstacleHit, (size_t)n);
         c->impulse = IC_ALLOC(icReal, (size_t)n);
-        if (!c->predictNormal || !c->push || !c->hits || !c->impulse) return IC_ERR_OUT_OF_MEMORY;
+        if (!c->predictNormal || !c->hits || !c->impulse) return IC_ERR_OUT_OF_MEMORY;
     }
     // Step 3 (moved before eq. 1, like the obstacle prediction): close pairs stop approaching.
     if (c->pairs.count > 0)
         icRepulsion_Apply(&c->pairs, s->x, c->invMass, dt, d->proximity, true, 4, c->vstar,
                           c->pairActive);
     icObstacles_PredictContacts(&obstacles, n, c->mask, s->x, c->vstar, t1, dt, c->contactNormal,
-                                c->predictNormal, c->push);
+                                c->predictNormal);
     if ((r = fillConstraints(c, c->predictNormal, c->pairs.count > 0 ? c->pairActive : NULL,
                              &c->positionSet)) != IC_OK)
         return r;

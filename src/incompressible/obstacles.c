@@ -73,12 +73,11 @@ static bool isFree(const unsigned char *mask, int v) {
 
 int icObstacles_PredictContacts(const icObstacleSet *set, int n, const unsigned char *mask,
                                 const icReal *x, icReal *v, icReal t1, icReal dt,
-                                const icVec3 *prevNormal, icVec3 *normal, icReal *push) {
+                                const icVec3 *prevNormal, icVec3 *normal) {
     int count = 0;
     bool any = icObstacles_Any(set);
     for (int i = 0; i < n; ++i) {
         normal[i] = icVec3_Make(0, 0, 0);
-        push[i] = 0;
         if (!any || !isFree(mask, i)) continue;
         icVec3 vi = icVec3_Load(v, i);
         icVec3 end = icVec3_Add(icVec3_Load(x, i), icVec3_Scale(dt, vi));
@@ -86,8 +85,7 @@ int icObstacles_PredictContacts(const icObstacleSet *set, int n, const unsigned 
         if (icObstacles_Query(set, end, t1, dt, 0, &hit)) {
             // Land exactly on the surface: the correction then keeps the volume with the contact
             // already in place instead of a push-out undoing it afterwards.
-            push[i] = -hit.distance / dt;
-            icVec3_Store(v, i, icVec3_Add(vi, icVec3_Scale(push[i], hit.normal)));
+            icVec3_Store(v, i, icVec3_Add(vi, icVec3_Scale(-hit.distance / dt, hit.normal)));
             normal[i] = hit.normal;
             ++count;
         } else if (icVec3_LengthSquared(prevNormal[i]) > 0) {
@@ -106,7 +104,7 @@ int icObstacles_PredictContacts(const icObstacleSet *set, int n, const unsigned 
 }
 
 int icObstacles_AddPenetrations(const icObstacleSet *set, int n, const unsigned char *mask,
-                                icReal *xend, icReal t1, icReal dt, icVec3 *normal, icReal *push) {
+                                icReal *xend, icReal t1, icReal dt, icVec3 *normal) {
     int added = 0;
     if (!icObstacles_Any(set)) return 0;
     for (int i = 0; i < n; ++i) {
@@ -116,7 +114,6 @@ int icObstacles_AddPenetrations(const icObstacleSet *set, int n, const unsigned 
         if (!icObstacles_Query(set, x, t1, dt, 0, &hit)) continue;
         icVec3_Store(xend, i, icVec3_Add(x, icVec3_Scale(-hit.distance, hit.normal)));
         normal[i] = hit.normal;
-        push[i] = -hit.distance / dt;
         ++added;
     }
     return added;

@@ -31,16 +31,15 @@ bool icObstacles_Any(const icObstacleSet *set);
 /// Before the position correction (eq. 1): a free vertex whose end position x + dt v would be
 /// inside an obstacle gets the normal part of v changed to land on the surface, and a constraint
 /// normal; so do last step's contacts (prevNormal non-zero) that are not separating. normal (n)
-/// receives the constraints (zero where none) and push (n) the normal velocity added (the contact's
-/// impulse per mass, for friction). Returns their count.
+/// receives the constraints (zero where none). Returns their count.
 int icObstacles_PredictContacts(const icObstacleSet *set, int n, const unsigned char *mask,
                                 const icReal *x, icReal *v, icReal t1, icReal dt,
-                                const icVec3 *prevNormal, icVec3 *normal, icReal *push);
+                                const icVec3 *prevNormal, icVec3 *normal);
 /// Active-set growth inside the Newton iterations of eq. 1: a free vertex without a constraint yet
 /// (normal zero) that the correction moved into an obstacle is put back on its surface in xend and
-/// gets a constraint normal and push. Returns how many were added.
+/// gets a constraint normal. Returns how many were added.
 int icObstacles_AddPenetrations(const icObstacleSet *set, int n, const unsigned char *mask,
-                                icReal *xend, icReal t1, icReal dt, icVec3 *normal, icReal *push);
+                                icReal *xend, icReal t1, icReal dt, icVec3 *normal);
 /// Step 5 of seed 003: vertices of xnew inside obstacles are moved to the surface and their time-n
 /// velocities vn stop approaching it (inelastic). Vertices with a predicted contact stay in contact
 /// (they were placed on the surface). normal (n) receives each contact's normal (zero where none),
