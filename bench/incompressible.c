@@ -111,7 +111,8 @@ static int drop(int cells, double seconds, FILE *csv, const char *png) {
                "worst inverted tets %d%s\n",
                s_names[variant], icWorld_GetTetCount(w), 100 * maxErr,
                100 * (1 - minHeight / (2 * R)), ms / steps, (double)substeps / steps,
-               pIts / substeps, fIts / substeps, inverted, failed ? " (FAILED)" : "");
+               pIts / substeps, fIts / substeps, inverted,
+               failed ? " (FAILED)" : (!(maxErr < 1) ? " (DIVERGED: volume off by over 100 %)" : ""));
         icDestroyWorld(w);
     }
     if (csv)
