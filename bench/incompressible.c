@@ -264,7 +264,9 @@ static int timing(int cells, int frames, int workers, int stepsPerFrame) {
     // would take on an idle core (the wall-clock split below is what the solver measured).
     struct timespec c0, c1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
-    for (int f = 0; f < frames; ++f)
+    for (int f = 0; f < frames; ++f) {
+        int frameIts = 0, frameNewton = 0, frameSubsteps = 0, frameVel = 0;
+        double frameMs = 0;
         for (int s = 0; s < stepsPerFrame; ++s) {
             icStepStats st;
             if (icWorld_Step(w, dt, &st) != IC_OK) return 1;
@@ -278,7 +280,18 @@ static int timing(int cells, int frames, int workers, int stepsPerFrame) {
             substeps += st.substeps;
             inverted = st.invertedTets > inverted ? st.invertedTets : inverted;
             maxVolumeError = fmax(maxVolumeError, fabs(icWorld_GetVolumeRatio(w) - 1));
+            frameIts += is.positionIterations + is.velocityIterations;
+            frameVel += is.velocityIterations;
+            frameNewton += is.positionNewtonIterations;
+            frameSubsteps += st.substeps;
+            frameMs += is.totalMs;
         }
+        // Progress, and where the frame's pressure iterations went.
+        fprintf(stderr,
+                "frame %d: %.2f s, %d substeps, %d position Newton solves, pressure its %d "
+                "(velocity %d), height %.4f m\n",
+                f + 1, frameMs / 1e3, frameSubsteps, frameNewton, frameIts, frameVel, height(w));
+    }
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
     printf("timing tets %d, %d steps/frame, %d workers: %.3f s/frame (elastic %.3f, pressure "
