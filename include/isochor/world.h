@@ -53,7 +53,8 @@ typedef enum icHealthPolicy {
     IC_HEALTH_REPORT,  ///< count warnings; results are exactly those of the unchecked solver
     IC_HEALTH_CLAMP,   ///< as report, and velocities faster than maxSpeed are scaled down to it
     IC_HEALTH_STOP,    ///< a step that trips any check returns IC_ERR_NUMERICAL and the world
-                       ///< goes back to its state before that step (the last good state)
+                       ///< goes back to its state before that step (the last good state,
+                       ///< with the incompressible solver's contact memory)
 } icHealthPolicy;
 
 /// Cheap checks after every step (one pass over vertices and one over tets). A step that

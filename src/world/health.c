@@ -2,6 +2,7 @@
 // Numerical health while stepping: after every step one pass over the vertices (finite
 // positions and velocities, speed) and one over the tets (inversions, volume), counted per
 // world and handled by the world's policy (report, clamp, stop).
+#include "incompressible/incompressible_checkpoint.h"
 #include "world/world_internal.h"
 
 #include <math.h>
@@ -39,6 +40,23 @@ icResult icWorld_SetHealthDef(icWorld *world, const icHealthDef *def) {
 void icHealth_Destroy(icWorld *world) {
     icDestroyState(world->lastGood);
     world->lastGood = NULL;
+    icFree(world->lastGoodMemory);
+    world->lastGoodMemory = NULL;
+    world->lastGoodMemoryVertices = world->lastGoodMemoryCapacity = 0;
+}
+
+// The incompressible solver carries contact normals (and pressures) from step to step: a stop
+// restores them with the state, or the next step would start from the failed step's contacts.
+static void keepSolverMemory(icWorld *world) {
+    world->lastGoodMemoryVertices = 0;
+    int n = world->model.vertexCount;
+    if (world->model.def.solver != IC_SOLVER_INCOMPRESSIBLE || n == 0) return;
+    // Without memory for the copy a stop restores the state only.
+    if (!icGrowArray((void **)&world->lastGoodMemory, &world->lastGoodMemoryCapacity, 4 * n,
+                     sizeof(icReal)))
+        return;
+    icIncompressible_GetMemory(world, world->lastGoodMemory, world->lastGoodMemory + 3 * (size_t)n);
+    world->lastGoodMemoryVertices = n;
 }
 
 void icHealth_BeforeStep(icWorld *world) {
@@ -53,14 +71,15 @@ void icHealth_BeforeStep(icWorld *world) {
     // says so.
     if (!keep) keep = world->lastGood = icState_CreateForModel(&world->model);
     if (keep) icState_CopyInto(keep, s);
+    keepSolverMemory(world);
 }
 
 static void warn(icWorld *world, int64_t *counter, const char *what) {
     icHealthStats *h = &world->health;
     ++*counter;
     ++h->warnings;
-    snprintf(h->lastWarning, sizeof h->lastWarning, "t = %.6g s: %s",
-             (double)world->state->time, what);
+    snprintf(h->lastWarning, sizeof h->lastWarning, "t = %.6g s: %s", (double)world->state->time,
+             what);
 }
 
 icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats) {
@@ -125,8 +144,8 @@ icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats)
         icReal drift = m->totalRestVolume > 0 ? fabs(volume / m->totalRestVolume - 1) : 0;
         if (drift > h->maxVolumeDriftSeen) h->maxVolumeDriftSeen = drift;
         if (drift > def->maxVolumeDrift) {
-            snprintf(what, sizeof what, "|V/V0 - 1| = %.3g > max_volume_drift %.3g",
-                     (double)drift, (double)def->maxVolumeDrift);
+            snprintf(what, sizeof what, "|V/V0 - 1| = %.3g > max_volume_drift %.3g", (double)drift,
+                     (double)def->maxVolumeDrift);
             warn(world, &h->volumeWarnings, what);
         }
     }
@@ -134,8 +153,14 @@ icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats)
     if (def->policy == IC_HEALTH_STOP && h->warnings > warningsBefore) {
         ++h->stops;
         if (world->lastGood && world->lastGood->vertexCount == s->vertexCount &&
-            world->lastGood->tetCount == s->tetCount)
+            world->lastGood->tetCount == s->tetCount) {
             icState_CopyInto(s, world->lastGood);
+            int n = world->lastGoodMemoryVertices;
+            // Out of memory here leaves the solver's newer contacts (as before this copy).
+            if (n > 0 && n == m->vertexCount)
+                (void)icIncompressible_SetMemory(world, world->lastGoodMemory,
+                                                 world->lastGoodMemory + 3 * (size_t)n);
+        }
         return IC_ERR_NUMERICAL;
     }
     return result;

@@ -90,6 +90,10 @@ struct icWorld {
     struct icSkinSet *skins;         ///< embedded render surfaces (src/skin); NULL until used
     icHealthStats health;            ///< what the per-step checks found (src/world/health.c)
     icState *lastGood;               ///< state before the current step (IC_HEALTH_STOP only)
+    icReal *lastGoodMemory;          ///< with it, the incompressible solver's memory
+                                     ///< (vertexCount x 4: contact normals, then pressures)
+    int lastGoodMemoryVertices;      ///< vertex count of that copy, 0 = none
+    int lastGoodMemoryCapacity;      ///< reals allocated there
     struct icIncompressibleCache *incompressible; ///< seed 003 solver (src/incompressible)
 };
 
