@@ -6,6 +6,8 @@
 
 #include "isochor/world.h"
 
+#include <stdint.h>
+
 /// Copies the solver's per-vertex memory into contactNormal (vertexCount x 3: the obstacle
 /// normal of each vertex's contact in the last step, 0 where none; they seed the next step's
 /// contact prediction and constraints) and pressure (vertexCount, Pa, the last velocity
@@ -18,3 +20,7 @@ void icIncompressible_GetMemory(const icWorld *world, icReal *contactNormal, icR
 /// (IC_OK). IC_ERR_OUT_OF_MEMORY, or the code of the cache's build.
 icResult icIncompressible_SetMemory(icWorld *world, const icReal *contactNormal,
                                     const icReal *pressure);
+
+/// Folds the moving planes (icWorld_AddMovingPlane) into a model hash; h unchanged when there
+/// are none, so worlds without them keep their hashes.
+uint64_t icIncompressible_HashMovingPlanes(const icWorld *world, uint64_t h);

@@ -4,8 +4,10 @@
 // forces, and obstacle contacts and close surface pairs as constraints in the pressure solves
 // (with the predicted contacts, eq. 1 Newton iterations and adaptive substeps of docs/results.md).
 #define _POSIX_C_SOURCE 200809L
+#include "core/hash.h"
 #include "collision/collision_internal.h"
 #include "fem/fem_internal.h"
+#include "incompressible/incompressible_checkpoint.h"
 #include "incompressible/obstacles.h"
 #include "incompressible/repulsion.h"
 #include "isochor/collision.h"
@@ -173,6 +175,22 @@ icResult icWorld_AddMovingPlane(icWorld *world, const icMovingPlaneDef *def) {
     *p = *def;
     p->normal = icVec3_Scale(1.0 / len, def->normal);
     return IC_OK;
+}
+
+uint64_t icIncompressible_HashMovingPlanes(const icWorld *world, uint64_t h) {
+    const icIncompressibleCache *c = world->incompressible;
+    if (!c || c->planeCount == 0) return h;
+    h = icHash_Word(h, (uint64_t)c->planeCount);
+    for (int i = 0; i < c->planeCount; ++i) {
+        const icMovingPlaneDef *p = &c->planes[i];
+        h = icHash_Vec3(h, p->normal);
+        h = icHash_Real(h, p->offset);
+        h = icHash_Real(h, p->speed);
+        h = icHash_Real(h, p->start);
+        h = icHash_Real(h, p->end);
+        h = icHash_Real(h, p->friction);
+    }
+    return h;
 }
 
 icIncompressibleStats icWorld_GetIncompressibleStats(const icWorld *world) {
@@ -782,7 +800,6 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
 // ---------------------------------------------------------------------------------------
 // Checkpoints (src/world/checkpoint.c, section INCP): the memory a step leaves for the next.
 // Everything else in the cache is rebuilt from the model and the state.
-#include "incompressible/incompressible_checkpoint.h"
 
 // The test of icIncompressible_Step: the next step keeps this cache (no rebuild).
 static bool cacheIsCurrent(const icWorld *world, const icIncompressibleCache *c) {

@@ -3,43 +3,12 @@
 // and a checksum (docs/reliability.md), checked whole before anything is restored; and the
 // model and state hashes that determinism tests compare.
 #include "core/bytes.h"
+#include "core/hash.h"
 #include "incompressible/incompressible_checkpoint.h"
 #include "world/world_internal.h"
 
 #include <math.h>
 #include <stdio.h>
-
-// ---------------------------------------------------------------------------------------
-// Hashing: 64-bit words, each folded in as FNV-1a does bytes (xor, multiply by the FNV prime)
-// followed by a shift-xor, so that a change in a word's high bits reaches the low bits too.
-
-#define IC_HASH_START 0xcbf29ce484222325ull
-#define IC_HASH_PRIME 0x100000001b3ull
-
-static inline uint64_t hashWord(uint64_t h, uint64_t w) {
-    h ^= w;
-    h *= IC_HASH_PRIME;
-    return h ^ (h >> 29);
-}
-
-static uint64_t hashReals(uint64_t h, const icReal *values, size_t count) {
-    for (size_t i = 0; i < count; ++i) {
-        uint64_t w;
-        memcpy(&w, &values[i], sizeof w);
-        h = hashWord(h, w);
-    }
-    return h;
-}
-
-static uint64_t hashInts(uint64_t h, const int *values, size_t count) {
-    for (size_t i = 0; i < count; ++i) h = hashWord(h, (uint64_t)(int64_t)values[i]);
-    return h;
-}
-
-static uint64_t hashReal(uint64_t h, icReal value) { return hashReals(h, &value, 1); }
-static uint64_t hashVec3(uint64_t h, icVec3 v) {
-    return hashReal(hashReal(hashReal(h, v.x), v.y), v.z);
-}
 
 // Field by field: struct padding is never hashed, so equal settings always hash equal.
 uint64_t icWorld_HashModel(const icWorld *world) {
@@ -47,107 +16,109 @@ uint64_t icWorld_HashModel(const icWorld *world) {
     const icModel *m = &world->model;
     const icWorldDef *d = &m->def;
     uint64_t h = IC_HASH_START;
-    h = hashWord(h, (uint64_t)d->solver);
-    h = hashVec3(h, d->gravity);
-    h = hashWord(h, (uint64_t)d->substeps);
-    h = hashWord(h, (uint64_t)d->iterations);
-    h = hashWord(h, (uint64_t)d->projection);
-    h = hashWord(h, (uint64_t)d->restShift);
-    h = hashReal(h, d->linearDamping);
-    h = hashWord(h, (uint64_t)d->health.policy);
-    h = hashReal(h, d->health.maxSpeed);
-    h = hashWord(h, (uint64_t)d->health.maxInvertedTets);
-    h = hashReal(h, d->health.maxVolumeDrift);
+    h = icHash_Word(h, (uint64_t)d->solver);
+    h = icHash_Vec3(h, d->gravity);
+    h = icHash_Word(h, (uint64_t)d->substeps);
+    h = icHash_Word(h, (uint64_t)d->iterations);
+    h = icHash_Word(h, (uint64_t)d->projection);
+    h = icHash_Word(h, (uint64_t)d->restShift);
+    h = icHash_Real(h, d->linearDamping);
+    h = icHash_Word(h, (uint64_t)d->health.policy);
+    h = icHash_Real(h, d->health.maxSpeed);
+    h = icHash_Word(h, (uint64_t)d->health.maxInvertedTets);
+    h = icHash_Real(h, d->health.maxVolumeDrift);
     // Arithmetic and sweep order change results; the SIMD width and workers must not.
-    h = hashWord(h, (uint64_t)d->precision);
-    h = hashWord(h, (uint64_t)d->colouring);
+    h = icHash_Word(h, (uint64_t)d->precision);
+    h = icHash_Word(h, (uint64_t)d->colouring);
     const icNewtonDef *n = &world->newtonDef;
-    h = hashWord(h, (uint64_t)n->maxIterations);
-    h = hashReal(h, n->residualTolerance);
-    h = hashReal(h, n->absoluteTolerance);
-    h = hashReal(h, n->stepTolerance);
-    h = hashReal(h, n->cgTolerance);
-    h = hashWord(h, (uint64_t)n->maxCGIterations);
-    h = hashWord(h, (uint64_t)n->preconditioner);
-    h = hashWord(h, (uint64_t)n->projectHessian);
-    h = hashWord(h, (uint64_t)n->matrixFree);
-    h = hashWord(h, (uint64_t)n->lineSearch);
-    h = hashReal(h, n->stiffnessDamping);
-    h = hashReal(h, n->massDamping);
+    h = icHash_Word(h, (uint64_t)n->maxIterations);
+    h = icHash_Real(h, n->residualTolerance);
+    h = icHash_Real(h, n->absoluteTolerance);
+    h = icHash_Real(h, n->stepTolerance);
+    h = icHash_Real(h, n->cgTolerance);
+    h = icHash_Word(h, (uint64_t)n->maxCGIterations);
+    h = icHash_Word(h, (uint64_t)n->preconditioner);
+    h = icHash_Word(h, (uint64_t)n->projectHessian);
+    h = icHash_Word(h, (uint64_t)n->matrixFree);
+    h = icHash_Word(h, (uint64_t)n->lineSearch);
+    h = icHash_Real(h, n->stiffnessDamping);
+    h = icHash_Real(h, n->massDamping);
     // The incompressible solver's settings only where it steps: the hashes of XPBD and Newton
     // worlds (and their checkpoints) stay what they were.
     if (d->solver == IC_SOLVER_INCOMPRESSIBLE) {
         icIncompressibleDef in = icWorld_GetIncompressibleDef(world);
         const icPressureDef *p = &in.pressure;
-        h = hashWord(h, (uint64_t)p->solver);
-        h = hashReal(h, p->tolerance);
-        h = hashReal(h, p->absoluteTolerance);
-        h = hashWord(h, (uint64_t)p->maxIterations);
-        h = hashWord(h, (uint64_t)p->jacobi);
-        h = hashWord(h, (uint64_t)p->sweeps);
-        h = hashWord(h, (uint64_t)in.projections);
-        h = hashReal(h, in.recoveryTime);
-        h = hashReal(h, in.volumetricScale);
-        h = hashReal(h, in.massDamping);
-        h = hashWord(h, (uint64_t)in.implicitVelocitySolve);
-        h = hashWord(h, (uint64_t)in.contactInForceSolve);
-        h = hashWord(h, (uint64_t)in.selfContact);
-        h = hashReal(h, in.proximity);
-        h = hashReal(h, in.cgTolerance);
-        h = hashWord(h, (uint64_t)in.maxCGIterations);
-        h = hashWord(h, (uint64_t)in.positionNewtonIterations);
-        h = hashReal(h, in.positionTolerance);
-        h = hashReal(h, in.maxStepMotion);
-        h = hashWord(h, (uint64_t)in.maxSubsteps);
+        h = icHash_Word(h, (uint64_t)p->solver);
+        h = icHash_Real(h, p->tolerance);
+        h = icHash_Real(h, p->absoluteTolerance);
+        h = icHash_Word(h, (uint64_t)p->maxIterations);
+        h = icHash_Word(h, (uint64_t)p->jacobi);
+        h = icHash_Word(h, (uint64_t)p->sweeps);
+        h = icHash_Word(h, (uint64_t)in.projections);
+        h = icHash_Real(h, in.recoveryTime);
+        h = icHash_Real(h, in.volumetricScale);
+        h = icHash_Real(h, in.massDamping);
+        h = icHash_Word(h, (uint64_t)in.implicitVelocitySolve);
+        h = icHash_Word(h, (uint64_t)in.contactInForceSolve);
+        h = icHash_Word(h, (uint64_t)in.selfContact);
+        h = icHash_Real(h, in.proximity);
+        h = icHash_Real(h, in.cgTolerance);
+        h = icHash_Word(h, (uint64_t)in.maxCGIterations);
+        h = icHash_Word(h, (uint64_t)in.positionNewtonIterations);
+        h = icHash_Real(h, in.positionTolerance);
+        h = icHash_Real(h, in.maxStepMotion);
+        h = icHash_Word(h, (uint64_t)in.maxSubsteps);
     }
 
     size_t nv = (size_t)m->vertexCount, nt = (size_t)m->tetCount;
-    h = hashWord(h, nv);
-    h = hashWord(h, nt);
-    h = hashWord(h, (uint64_t)m->bodyCount);
+    h = icHash_Word(h, nv);
+    h = icHash_Word(h, nt);
+    h = icHash_Word(h, (uint64_t)m->bodyCount);
     if (nv) {
-        h = hashReals(h, m->restPositions, 3 * nv);
-        h = hashReals(h, m->mass, nv);
-        h = hashReals(h, m->invMass, 3 * nv);
-        h = hashInts(h, m->vertexPin, nv);
-        h = hashReals(h, m->pinBase, 3 * nv);
+        h = icHash_Reals(h, m->restPositions, 3 * nv);
+        h = icHash_Reals(h, m->mass, nv);
+        h = icHash_Reals(h, m->invMass, 3 * nv);
+        h = icHash_Ints(h, m->vertexPin, nv);
+        h = icHash_Reals(h, m->pinBase, 3 * nv);
     }
     if (nt) {
-        h = hashInts(h, m->tets, 4 * nt);
-        h = hashInts(h, m->tetBody, nt);
-        h = hashReals(h, m->restVolume, nt);
-        h = hashReals(h, m->alphaD, nt);
-        h = hashReals(h, m->alphaH, nt);
-        h = hashReals(h, m->gamma, nt);
-        h = hashReals(h, m->damping, nt);
+        h = icHash_Ints(h, m->tets, 4 * nt);
+        h = icHash_Ints(h, m->tetBody, nt);
+        h = icHash_Reals(h, m->restVolume, nt);
+        h = icHash_Reals(h, m->alphaD, nt);
+        h = icHash_Reals(h, m->alphaH, nt);
+        h = icHash_Reals(h, m->gamma, nt);
+        h = icHash_Reals(h, m->damping, nt);
     }
     for (int b = 0; b < m->bodyCount; ++b) {
         const icBodyRecord *body = &m->bodies[b];
-        h = hashWord(h, (uint64_t)body->def.model);
-        h = hashReal(h, body->def.youngsModulus);
-        h = hashReal(h, body->def.poissonRatio);
-        h = hashReal(h, body->def.density);
-        h = hashReal(h, body->def.damping);
+        h = icHash_Word(h, (uint64_t)body->def.model);
+        h = icHash_Real(h, body->def.youngsModulus);
+        h = icHash_Real(h, body->def.poissonRatio);
+        h = icHash_Real(h, body->def.density);
+        h = icHash_Real(h, body->def.damping);
     }
     for (int p = 0; p < m->pinCount; ++p) {
         const icPinRecord *pin = &m->pins[p];
-        h = hashWord(h, (uint64_t)pin->motionCount);
-        for (int a = 0; a < 3; ++a) h = hashWord(h, (uint64_t)pin->axes[a]);
+        h = icHash_Word(h, (uint64_t)pin->motionCount);
+        for (int a = 0; a < 3; ++a) h = icHash_Word(h, (uint64_t)pin->axes[a]);
         for (int i = 0; i < pin->motionCount; ++i) {
             const icMotion *mo = &pin->motions[i];
-            h = hashVec3(h, mo->velocity);
-            h = hashVec3(h, mo->axis);
-            h = hashVec3(h, mo->centre);
-            h = hashReal(h, mo->degreesPerSecond);
-            h = hashReal(h, mo->start);
-            h = hashReal(h, mo->end);
+            h = icHash_Vec3(h, mo->velocity);
+            h = icHash_Vec3(h, mo->axis);
+            h = icHash_Vec3(h, mo->centre);
+            h = icHash_Real(h, mo->degreesPerSecond);
+            h = icHash_Real(h, mo->start);
+            h = icHash_Real(h, mo->end);
         }
     }
     for (int p = 0; p < m->planeCount; ++p) {
-        h = hashVec3(h, m->planes[p].normal);
-        h = hashReal(h, m->planes[p].offset);
-        h = hashReal(h, m->planes[p].friction);
+        h = icHash_Vec3(h, m->planes[p].normal);
+        h = icHash_Real(h, m->planes[p].offset);
+        h = icHash_Real(h, m->planes[p].friction);
     }
+    h = icIncompressible_HashMovingPlanes(world, h);
+    h = icContact_HashModel(world, h);
     return h;
 }
 
@@ -156,19 +127,19 @@ uint64_t icWorld_HashState(const icWorld *world) {
     const icState *s = world->state;
     size_t nv = 3 * (size_t)s->vertexCount, nt = (size_t)s->tetCount;
     uint64_t h = IC_HASH_START;
-    h = hashWord(h, nv);
-    h = hashWord(h, nt);
-    h = hashReal(h, s->time);
-    h = hashReal(h, s->lastSubstep);
-    h = hashWord(h, (uint64_t)s->substepCount);
+    h = icHash_Word(h, nv);
+    h = icHash_Word(h, nt);
+    h = icHash_Real(h, s->time);
+    h = icHash_Real(h, s->lastSubstep);
+    h = icHash_Word(h, (uint64_t)s->substepCount);
     if (nv) {
-        h = hashReals(h, s->x, nv);
-        h = hashReals(h, s->v, nv);
-        h = hashReals(h, s->xPrev, nv);
+        h = icHash_Reals(h, s->x, nv);
+        h = icHash_Reals(h, s->v, nv);
+        h = icHash_Reals(h, s->xPrev, nv);
     }
     if (nt) {
-        h = hashReals(h, s->lambdaD, nt);
-        h = hashReals(h, s->lambdaH, nt);
+        h = icHash_Reals(h, s->lambdaD, nt);
+        h = icHash_Reals(h, s->lambdaH, nt);
     }
     return h;
 }
@@ -210,7 +181,7 @@ static size_t padded(size_t n) { return (n + 7) & ~(size_t)7; }
 // The checksum over whole words (every part of the layout is a multiple of 8 bytes).
 static uint64_t checksum(const uint8_t *data, size_t size) {
     uint64_t h = IC_HASH_START;
-    for (size_t i = 0; i + 8 <= size; i += 8) h = hashWord(h, icBytes_Get64(data + i));
+    for (size_t i = 0; i + 8 <= size; i += 8) h = icHash_Word(h, icBytes_Get64(data + i));
     return h;
 }
 

@@ -158,6 +158,9 @@ bool icContact_HeldPosition(const icWorld *world, int vertex, icVec3 *position);
 /// Attachment, collider and body/self contact projections of one sweep; returns the number
 /// of vertices touching a collider.
 int icContact_Project(icWorld *world, icState *state, icReal h);
+/// Folds the contact settings, colliders (shape, sizes, friction, track, mesh), bones and
+/// attachments into a model hash; h unchanged for a world that never used them.
+uint64_t icContact_HashModel(const icWorld *world, uint64_t h);
 
 // Numerical health (src/world/health.c): wrapped around every step and static solve.
 /// Before a step: keeps the state to go back to when the policy is IC_HEALTH_STOP.

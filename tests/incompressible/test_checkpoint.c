@@ -386,6 +386,18 @@ IC_TEST(incomp, checkpoint_bad_incp_is_refused_whole) {
     expectRefused(other, good, size, IC_ERR_BAD_VALUE, "another model", "other settings");
     icDestroyWorld(other);
 
+    // So is a world with a moving plane the writer did not have.
+    icWorld *plane = sphereWorld();
+    IC_REQUIRE(plane);
+    uint64_t without = icWorld_HashModel(plane);
+    icMovingPlaneDef mp = icDefaultMovingPlaneDef();
+    mp.normal = icVec3_Make(0, -1, 0);
+    mp.offset = -0.5;
+    IC_CHECK_RESULT(icWorld_AddMovingPlane(plane, &mp), IC_OK);
+    IC_CHECK(icWorld_HashModel(plane) != without);
+    expectRefused(plane, good, size, IC_ERR_BAD_VALUE, "another model", "moving plane");
+    icDestroyWorld(plane);
+
     // After all that the good one loads.
     icDiagnostic diag = {0};
     IC_CHECK_RESULT(icWorld_LoadCheckpoint(b, good, size, NULL, NULL, &diag), IC_OK);

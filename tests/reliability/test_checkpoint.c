@@ -26,7 +26,8 @@ static bool loadScene(icScene *scene, const char *text) {
 }
 
 static void stepFrames(icScene *scene, int frames) {
-    for (int i = 0; i < frames; ++i) IC_CHECK_RESULT(icWorld_Step(scene->world, scene->dt, NULL), IC_OK);
+    for (int i = 0; i < frames; ++i)
+        IC_CHECK_RESULT(icWorld_Step(scene->world, scene->dt, NULL), IC_OK);
 }
 
 static uint8_t *readBytes(const char *path, size_t *size) {
@@ -146,6 +147,38 @@ IC_TEST(reliability, checkpoint_bad_files_are_refused_whole) {
     IC_CHECK_MSG(strstr(diag.message, "another model"), "message '%s'", diag.message);
     IC_CHECK(icWorld_HashState(other.world) == before);
     icScene_Destroy(&other);
+
+    // Colliders are part of the model: a world with a sphere the writer did not have, or with
+    // another sphere, refuses the checkpoint; the same sphere alone loads.
+    static const char *const sphereScenes[] = {"{\"sphere\": {\"center\": [0.5, 0, 0], "
+                                               "\"radius\": 0.1}}",
+                                               "{\"sphere\": {\"center\": [0.5, 0, 0], "
+                                               "\"radius\": 0.11}}"};
+    char withSphere[2][2000];
+    for (int k = 0; k < 2; ++k) {
+        snprintf(withSphere[k], sizeof withSphere[k], "%s", s_scene);
+        char *end = strstr(withSphere[k], "-0.12}}]}"); // the plane, last in s_scene
+        IC_REQUIRE(end);
+        snprintf(end, sizeof withSphere[k] - (size_t)(end - withSphere[k]), "-0.12}}, %s]}\n",
+                 sphereScenes[k]);
+    }
+    icScene sphereA, sphereB, sphereC;
+    IC_REQUIRE(loadScene(&sphereA, withSphere[0]) && loadScene(&sphereB, withSphere[1]) &&
+               loadScene(&sphereC, withSphere[0]));
+    IC_CHECK(icWorld_HashModel(sphereA.world) != icWorld_HashModel(b.world));
+    IC_CHECK(icWorld_HashModel(sphereA.world) != icWorld_HashModel(sphereB.world));
+    IC_CHECK(icWorld_HashModel(sphereA.world) == icWorld_HashModel(sphereC.world));
+    char spherePath[1200];
+    snprintf(spherePath, sizeof spherePath, "%s/sphere.ckpt", dir);
+    IC_CHECK_RESULT(icSaveCheckpoint(spherePath, sphereA.world, &diag), IC_OK);
+    IC_CHECK_RESULT(icLoadCheckpoint(spherePath, sphereB.world, &diag), IC_ERR_BAD_VALUE);
+    IC_CHECK_MSG(strstr(diag.message, "another model"), "message '%s'", diag.message);
+    IC_CHECK_RESULT(icLoadCheckpoint(spherePath, b.world, &diag), IC_ERR_BAD_VALUE);
+    IC_CHECK_RESULT(icLoadCheckpoint(path, sphereA.world, &diag), IC_ERR_BAD_VALUE);
+    IC_CHECK_RESULT(icLoadCheckpoint(spherePath, sphereC.world, &diag), IC_OK);
+    icScene_Destroy(&sphereA);
+    icScene_Destroy(&sphereB);
+    icScene_Destroy(&sphereC);
 
     // A missing file.
     IC_CHECK_RESULT(icLoadCheckpoint("no/such.ckpt", b.world, &diag), IC_ERR_IO);
