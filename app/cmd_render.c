@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// isochor render: PNG pictures of a scene (its initial state or after N frames) or of a
-// result collection (.pvd), coloured by a field, with one steady camera over all frames; an
-// animated GIF or MP4 through ffmpeg when it is installed.
+// isochor render: PNG pictures of a scene (its initial state or after N frames, with its
+// colliders in grey) or of a result collection (.pvd), coloured by a field, with one steady
+// camera over all frames; an animated GIF or MP4 through ffmpeg when it is installed.
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
@@ -42,13 +42,28 @@ typedef struct icShot {
     int *triangles; ///< (triangleCount x 3) into positions
     float *values;  ///< per triangle (tet fields) or per vertex (displacement), or NULL
     bool perTriangle;
+    int obstacle; ///< the colliders at this frame's time: index into icShots.obstacles, or -1
 } icShot;
+
+// The colliders of a scene at one time, tessellated. Frames whose colliders did not move
+// share one, so static colliders are kept once however many frames there are.
+typedef struct icObstacles {
+    int vertexCount;
+    float *positions; ///< (vertexCount x 3)
+    int triangleCount;
+    int *triangles; ///< (triangleCount x 3)
+} icObstacles;
 
 typedef struct icShots {
     int count, capacity;
     icShot *items;
     icVec3 lower, upper; ///< over every frame
     double lo, hi;       ///< field range over every frame
+    int obstacleCount, obstacleCapacity;
+    icObstacles *obstacles;
+    double obstacleLowest; ///< lowest y of any obstacle in any frame
+    bool hasFloor;         ///< the scene has a plane facing up: the ground goes there
+    double floorHeight;
 } icShots;
 
 typedef struct icRenderArgs {
@@ -69,7 +84,8 @@ static void usage(void) {
         "         [--range LO,HI] [--gif] [--mp4]\n"
         "  Writes DIR/frame_NNNN.png: the boundary surface over a ground grid, coloured by the\n"
         "  field (default J) with a colour bar. A scene is run for N frames first (every frame\n"
-        "  with --all). --gif and --mp4 need ffmpeg.\n");
+        "  with --all); its colliders are drawn in grey at each frame's time and the ground\n"
+        "  grid lies on its floor plane. --gif and --mp4 need ffmpeg.\n");
 }
 
 static void printDiag(const icDiagnostic *diag) {
@@ -85,6 +101,11 @@ static void freeShots(icShots *shots) {
         free(shots->items[i].values);
     }
     free(shots->items);
+    for (int i = 0; i < shots->obstacleCount; ++i) {
+        free(shots->obstacles[i].positions);
+        free(shots->obstacles[i].triangles);
+    }
+    free(shots->obstacles);
     memset(shots, 0, sizeof *shots);
 }
 
@@ -102,6 +123,7 @@ static bool addShot(icShots *shots, int index, double time, const icTetMesh *mes
     if (icTriSurface_FromTetMesh(&surface, mesh, positions) != IC_OK) return false;
     icShot *s = &shots->items[shots->count++];
     memset(s, 0, sizeof *s);
+    s->obstacle = -1;
     s->index = index;
     s->time = time;
     s->vertexCount = surface.vertexCount;
@@ -240,6 +262,65 @@ static int collectCollection(const icRenderArgs *args, icShots *shots) {
 // ---------------------------------------------------------------------------------------
 // Frames from a scene
 
+// Tessellates the world's colliders at its current time; *index gets the entry in
+// shots->obstacles, the last one again when nothing moved since.
+static bool addObstacles(icShots *shots, const icWorld *world, int *index) {
+    icColliderSurface surface;
+    memset(&surface, 0, sizeof surface);
+    if (icWorld_TessellateColliders(world, icWorld_GetTime(world), IC_COLLIDER_SEGMENTS,
+                                    &surface) != IC_OK) {
+        icColliderSurface_Destroy(&surface);
+        return false;
+    }
+    icObstacles o = {surface.vertexCount, malloc(sizeof(float) * 3 * (size_t)surface.vertexCount),
+                     surface.triangleCount,
+                     malloc(sizeof(int) * 3 * (size_t)surface.triangleCount)};
+    bool ok = o.positions && o.triangles;
+    for (int i = 0; ok && i < 3 * o.vertexCount; ++i) o.positions[i] = (float)surface.positions[i];
+    if (ok) memcpy(o.triangles, surface.triangles, sizeof(int) * 3 * (size_t)o.triangleCount);
+    icColliderSurface_Destroy(&surface);
+    const icObstacles *last =
+        shots->obstacleCount ? &shots->obstacles[shots->obstacleCount - 1] : NULL;
+    if (ok && last && last->vertexCount == o.vertexCount &&
+        last->triangleCount == o.triangleCount &&
+        memcmp(last->positions, o.positions, sizeof(float) * 3 * (size_t)o.vertexCount) == 0 &&
+        memcmp(last->triangles, o.triangles, sizeof(int) * 3 * (size_t)o.triangleCount) == 0) {
+        free(o.positions), free(o.triangles);
+        *index = shots->obstacleCount - 1;
+        return true;
+    }
+    if (ok && shots->obstacleCount == shots->obstacleCapacity) {
+        int capacity = shots->obstacleCapacity ? 2 * shots->obstacleCapacity : 4;
+        icObstacles *items = realloc(shots->obstacles, sizeof *items * (size_t)capacity);
+        if (items) {
+            shots->obstacles = items;
+            shots->obstacleCapacity = capacity;
+        }
+        ok = items != NULL;
+    }
+    if (!ok) {
+        free(o.positions), free(o.triangles);
+        return false;
+    }
+    for (int v = 0; v < o.vertexCount; ++v)
+        shots->obstacleLowest = fmin(shots->obstacleLowest, o.positions[3 * v + 1]);
+    *index = shots->obstacleCount;
+    shots->obstacles[shots->obstacleCount++] = o;
+    return true;
+}
+
+// The highest plane facing straight up is the floor bodies land on: the ground grid goes
+// there rather than under the lowest body, which could hide the colliders below it.
+static void findFloor(icShots *shots, const icWorld *world) {
+    for (int i = 0; i < icWorld_GetPlaneCount(world); ++i) {
+        icPlaneDef plane = icWorld_GetPlane(world, i);
+        if (!(plane.normal.y > 0.999)) continue;
+        double height = plane.offset / plane.normal.y;
+        if (!shots->hasFloor || height > shots->floorHeight) shots->floorHeight = height;
+        shots->hasFloor = true;
+    }
+}
+
 static bool shootWorld(icShots *shots, int index, icWorld *world, icFieldKind field) {
     icTetMesh view;
     memset(&view, 0, sizeof view);
@@ -262,6 +343,11 @@ static bool shootWorld(icShots *shots, int index, icWorld *world, icFieldKind fi
     bool ok = addShot(shots, index, icWorld_GetTime(world), &view, NULL, tetValues, vertexValues);
     free(tetValues);
     free(vertexValues);
+    if (ok && icWorld_GetColliderCount(world) > 0) {
+        int obstacle = -1;
+        ok = addObstacles(shots, world, &obstacle);
+        shots->items[shots->count - 1].obstacle = obstacle;
+    }
     return ok;
 }
 
@@ -272,6 +358,7 @@ static int collectScene(const icRenderArgs *args, icShots *shots) {
         printDiag(&diag);
         return 2;
     }
+    findFloor(shots, scene.world);
     icRunOptions run = icDefaultRunOptions();
     run.writeOutput = false;
     run.progress = false;
@@ -317,6 +404,14 @@ static int drawShots(const icRenderArgs *args, const icShots *shots) {
     def.hasFrame = true;
     def.frameLower = shots->lower;
     def.frameUpper = shots->upper;
+    // One ground for every frame: the floor plane, or under the bodies and the colliders.
+    if (shots->hasFloor) {
+        def.hasGroundHeight = true;
+        def.groundHeight = shots->floorHeight;
+    } else if (shots->obstacleCount > 0) {
+        def.hasGroundHeight = true;
+        def.groundHeight = fmin(shots->lower.y, shots->obstacleLowest);
+    }
     def.fieldLabel = s_fieldLabels[args->field];
     if (args->field == FIELD_J || args->field == FIELD_PRESSURE) {
         def.colourMap = IC_COLOURMAP_DIVERGING;
@@ -357,6 +452,21 @@ static int drawShots(const icRenderArgs *args, const icShots *shots) {
                              s->triangles,
                              s->perTriangle ? NULL : values,
                              s->perTriangle ? values : NULL};
+        const icObstacles *o = s->obstacle >= 0 ? &shots->obstacles[s->obstacle] : NULL;
+        icReal *obstaclePositions = o ? malloc(sizeof(icReal) * 3 * (size_t)o->vertexCount) : NULL;
+        if (o && !obstaclePositions) {
+            free(positions), free(values);
+            fprintf(stderr, "isochor render: out of memory\n");
+            return 1;
+        }
+        for (int k = 0; o && k < 3 * o->vertexCount; ++k) obstaclePositions[k] = o->positions[k];
+        icRenderMesh obstacles = {o ? o->vertexCount : 0,
+                                  obstaclePositions,
+                                  o ? o->triangleCount : 0,
+                                  o ? o->triangles : NULL,
+                                  NULL,
+                                  NULL};
+        def.obstacles = o ? &obstacles : NULL;
         char title[96];
         snprintf(title, sizeof title, "FRAME %d  T = %.4g S", s->index, s->time);
         def.title = title;
@@ -367,7 +477,8 @@ static int drawShots(const icRenderArgs *args, const icShots *shots) {
         icResult result = icRender(&mesh, &def, &image, NULL, &diag);
         if (result == IC_OK) result = icImage_SavePng(&image, path, &diag);
         icImage_Destroy(&image);
-        free(positions), free(values);
+        free(positions), free(values), free(obstaclePositions);
+        def.obstacles = NULL;
         if (result != IC_OK) {
             printDiag(&diag);
             return 1;
@@ -513,6 +624,7 @@ int icCli_Render(int argc, char **argv) {
     shots.lower = icVec3_Make(DBL_MAX, DBL_MAX, DBL_MAX);
     shots.upper = icVec3_Neg(shots.lower);
     shots.lo = DBL_MAX, shots.hi = -DBL_MAX;
+    shots.obstacleLowest = DBL_MAX;
     const char *dot = strrchr(args.input, '.');
     bool collection = dot && strcasecmp(dot, ".pvd") == 0;
     int status = collection ? collectCollection(&args, &shots) : collectScene(&args, &shots);

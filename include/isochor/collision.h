@@ -89,6 +89,17 @@ icResult icWorld_AddCollider(icWorld *world, const icColliderDef *def, icCollide
                              icDiagnostic *diag);
 bool icCollider_IsValid(const icWorld *world, icColliderId id);
 int icWorld_GetColliderCount(const icWorld *world);
+/// The id of the world's index-th collider (0 <= index < icWorld_GetColliderCount, in the
+/// order they were added); {0} for an index out of range. Planes are not counted here.
+icColliderId icWorld_GetCollider(const icWorld *world, int index);
+/// The def a collider was added with, track included (box orientation as its axis and
+/// degrees). Mesh positions and triangles and the track's keys point at the world's copies:
+/// valid while the world lives, not to be freed or changed.
+icColliderDef icCollider_GetDef(const icWorld *world, icColliderId id);
+/// Static planes added with icWorld_AddPlane (world.h): how many, and the index-th one with
+/// its normal made unit length and the offset scaled to match (0 <= index < count).
+int icWorld_GetPlaneCount(const icWorld *world);
+icPlaneDef icWorld_GetPlane(const icWorld *world, int index);
 /// Signed distance (m, negative inside) from p to the collider's surface at time t, with
 /// the closest surface point and the unit outward normal there (either may be NULL).
 /// Meshes use angle-weighted pseudo-normals for the sign, so closed meshes are exact.

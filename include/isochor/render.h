@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Pictures of results without a GPU or a display: a software z-buffer rasteriser draws the
 // boundary surface with Lambert shading over a ground grid, coloured by a field with a
-// colour bar, and writes PNG files. Part of the isochor_io library.
+// colour bar, with colliders (tessellated here) in grey, and writes PNG files. Part of the
+// isochor_io library.
 #pragma once
 
+#include "isochor/collision.h"
 #include "isochor/mesh.h"
 
 #ifdef __cplusplus
@@ -43,6 +45,17 @@ typedef struct icCamera {
 /// the camera. *depth gets the distance along the view direction.
 bool icCamera_Project(const icCamera *camera, icVec3 point, icReal *x, icReal *y, icReal *depth);
 
+/// What to draw: triangles (outward-wound) with an optional scalar per vertex or per
+/// triangle (per-vertex values are interpolated, per-triangle ones drawn flat).
+typedef struct icRenderMesh {
+    int vertexCount;
+    const icReal *positions; ///< (vertexCount x 3)
+    int triangleCount;
+    const int *triangles;         ///< (triangleCount x 3)
+    const icReal *vertexValues;   ///< (vertexCount) or NULL
+    const icReal *triangleValues; ///< (triangleCount) or NULL
+} icRenderMesh;
+
 /// How a picture is drawn. Get defaults from icDefaultRenderDef().
 typedef struct icRenderDef {
     int width, height;    ///< pixels, 16..8192; default 960 x 640
@@ -63,20 +76,18 @@ typedef struct icRenderDef {
     const char *title;        ///< shown in the top-left corner (NULL: none)
     uint8_t surfaceColour[3]; ///< colour without a field; default a warm orange
     uint8_t background[3];    ///< top of the sky gradient; default light blue-grey
+    /// Extra geometry that is not the body (colliders: icWorld_TessellateColliders), drawn
+    /// in obstacleColour with the same Lambert shading, never coloured by a field, in the same
+    /// z-buffer as the mesh (whichever is nearer shows) and in front of the ground where they
+    /// lie in its plane. The camera still frames the mesh (or frameLower/Upper) only, so a big
+    /// obstacle cannot shrink the body; without hasGroundHeight the ground goes under the
+    /// lowest point of the frame and the obstacles. Obstacles cast no shadow. NULL (default)
+    /// or no triangles: none, and the picture is exactly what it was without this field.
+    const icRenderMesh *obstacles;
+    uint8_t obstacleColour[3]; ///< default a mid grey
 } icRenderDef;
 
 icRenderDef icDefaultRenderDef(void);
-
-/// What to draw: triangles (outward-wound) with an optional scalar per vertex or per
-/// triangle (per-vertex values are interpolated, per-triangle ones drawn flat).
-typedef struct icRenderMesh {
-    int vertexCount;
-    const icReal *positions; ///< (vertexCount x 3)
-    int triangleCount;
-    const int *triangles;         ///< (triangleCount x 3)
-    const icReal *vertexValues;   ///< (vertexCount) or NULL
-    const icReal *triangleValues; ///< (triangleCount) or NULL
-} icRenderMesh;
 
 /// Where things landed in the picture.
 typedef struct icRenderInfo {
@@ -89,6 +100,32 @@ typedef struct icRenderInfo {
 /// Draws mesh into image (created here; free with icImage_Destroy). info may be NULL.
 icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *image,
                   icRenderInfo *info, icDiagnostic *diag);
+
+/// Triangles of colliders, owned (icColliderSurface_Destroy frees them).
+typedef struct icColliderSurface {
+    int vertexCount;
+    icReal *positions; ///< (vertexCount x 3), m
+    int triangleCount;
+    int *triangles;    ///< (triangleCount x 3), counter-clockwise seen from outside
+    int vertexCapacity, triangleCapacity; ///< growth bookkeeping (array elements), internal
+} icColliderSurface;
+
+#define IC_COLLIDER_SEGMENTS 32 ///< a good default for `segments` below
+
+/// Appends the surface of a collider at time t (its track applied, as icCollider_GetTransform
+/// says) to surface (zero it before the first call). Boxes are 12 triangles, meshes as they
+/// were given; spheres and capsules are inscribed polyhedra with `segments` (>= 3) vertices
+/// around and segments / 2 (at least 2, rounded up to even for capsules) bands from pole to
+/// pole. IC_ERR_INVALID_ARGUMENT for a bad id or segments, IC_ERR_OUT_OF_MEMORY.
+icResult icCollider_Tessellate(const icWorld *world, icColliderId id, icReal t, int segments,
+                               icColliderSurface *surface);
+/// Appends every collider of the world at time t (planes are left out: the renderer's ground
+/// stands for them).
+icResult icWorld_TessellateColliders(const icWorld *world, icReal t, int segments,
+                                     icColliderSurface *surface);
+void icColliderSurface_Destroy(icColliderSurface *surface);
+/// A view of surface for icRenderDef.obstacles (no values).
+icRenderMesh icColliderSurface_AsRenderMesh(const icColliderSurface *surface);
 
 /// Draws the boundary of a tet mesh at positions (NULL: mesh->positions), coloured by a
 /// per-tet field (tetValues) or a per-vertex field (vertexValues), either may be NULL.

@@ -175,6 +175,8 @@ icResult icWorld_AddCollider(icWorld *world, const icColliderDef *def, icCollide
     c.half = def->halfExtents;
     c.orient = def->degrees != 0 ? icMat3_Rotation(def->axis, def->degrees * (IC_PI / 180.0))
                                  : icMat3_Identity();
+    c.axis = def->axis;
+    c.degrees = def->degrees;
     c.a = def->a;
     c.b = def->b;
     c.friction = def->friction;

@@ -50,6 +50,8 @@ typedef struct icColliderRecord {
     icReal radius;
     icVec3 half;
     icMat3 orient; ///< box axes at rest (columns)
+    icVec3 axis;   ///< box orientation as given (axis, degrees), for icCollider_GetDef
+    icReal degrees;
     icVec3 a, b;
     icReal friction, staticFriction, thickness;
     icTrack track;

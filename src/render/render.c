@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The software renderer: sky gradient, ground plane with grid and a soft contact shadow,
-// z-buffered triangles with Lambert shading (2x2 supersampled), then the colour bar.
+// z-buffered triangles with Lambert shading (2x2 supersampled), grey obstacles (colliders) in
+// the same z-buffer, then the colour bar.
 #include "render/font.h"
 #include "render/render_internal.h"
 
@@ -26,9 +27,11 @@ icRenderDef icDefaultRenderDef(void) {
     def.fieldMin = 0;
     def.fieldMax = 0;
     def.centre = 0;
-    const uint8_t surface[3] = {230, 140, 70}, sky[3] = {200, 214, 230};
+    const uint8_t surface[3] = {230, 140, 70}, sky[3] = {200, 214, 230}, grey[3] = {160, 160, 160};
     memcpy(def.surfaceColour, surface, 3);
     memcpy(def.background, sky, 3);
+    def.obstacles = NULL;
+    memcpy(def.obstacleColour, grey, 3);
     return def;
 }
 
@@ -67,6 +70,16 @@ static void clampBox(const icReal x[3], const icReal y[3], int w, int h, int *x0
     *y0 = (int)fmax(0.0, floor(fmin(y[0], fmin(y[1], y[2]))));
     *x1 = (int)fmin((double)(w - 1), ceil(fmax(x[0], fmax(x[1], x[2]))));
     *y1 = (int)fmin((double)(h - 1), ceil(fmax(y[0], fmax(y[1], y[2]))));
+}
+
+// Barycentric weights of the pixel centre (px, py) in a screen triangle of signed doubled area
+// `area`; false outside it.
+static inline bool pixelWeights(const icReal sx[3], const icReal sy[3], icReal area, icReal px,
+                                icReal py, icReal w[3]) {
+    w[0] = ((sx[1] - px) * (sy[2] - py) - (sx[2] - px) * (sy[1] - py)) / area;
+    w[1] = ((sx[2] - px) * (sy[0] - py) - (sx[0] - px) * (sy[2] - py)) / area;
+    w[2] = 1 - w[0] - w[1];
+    return !(w[0] < 0 || w[1] < 0 || w[2] < 0);
 }
 
 // 1, 2 or 5 times a power of ten near x.
@@ -142,8 +155,11 @@ static float shadowAt(const icGround *g, icReal a, icReal b) {
     return g->shadow[y * n + x];
 }
 
+// groundPush > 0 moves the ground's depth back by that fraction, so obstacles lying in the
+// ground plane (a floor sheet, a box top at the ground's height) win the depth test instead
+// of flickering with it.
 static void drawBackground(icFrame *f, const icView *view, const icRenderDef *def,
-                           const icGround *g) {
+                           const icGround *g, icReal groundPush) {
     const float sky[3] = {def->background[0] / 255.0f, def->background[1] / 255.0f,
                           def->background[2] / 255.0f};
     const float horizon[3] = {0.93f, 0.94f, 0.95f};
@@ -181,8 +197,9 @@ static void drawBackground(icFrame *f, const icView *view, const icRenderDef *de
                             gc[k] = (ground[k] + cover * (line[k] - ground[k])) * shade;
                             c[k] = bg[k] + fade * (gc[k] - bg[k]);
                         }
-                        f->depth[(size_t)y * f->width + x] =
-                            (float)(t * icVec3_Dot(ray, view->forward));
+                        icReal depth = t * icVec3_Dot(ray, view->forward);
+                        if (groundPush > 0) depth *= 1 + groundPush;
+                        f->depth[(size_t)y * f->width + x] = (float)depth;
                     }
                 }
             }
@@ -206,6 +223,14 @@ static void colourOf(const icShading *s, icReal value, float out[3]) {
     uint8_t rgb[3];
     icColourMap_Sample(s->map, (value - s->lo) / (s->hi - s->lo), rgb);
     for (int k = 0; k < 3; ++k) out[k] = rgb[k] / 255.0f;
+}
+
+// Flat Lambert shading, lit from both sides so inverted elements still show.
+static float lambert(const icShading *s, const icView *view, const icVec3 p[3]) {
+    icVec3 n = icVec3_Normalize(icVec3_Cross(icVec3_Sub(p[1], p[0]), icVec3_Sub(p[2], p[0])));
+    if (icVec3_Dot(n, icVec3_Sub(view->eye, p[0])) < 0) n = icVec3_Neg(n);
+    return (float)(0.36 + 0.52 * fmax(0.0, icVec3_Dot(n, s->light)) +
+                   0.17 * fmax(0.0, icVec3_Dot(n, s->head)));
 }
 
 static void drawTriangles(icFrame *f, const icView *view, const icRenderMesh *mesh,
@@ -232,11 +257,7 @@ static void drawTriangles(icFrame *f, const icView *view, const icRenderMesh *me
         if (!visible) continue;
         icReal area = (sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]);
         if (!(fabs(area) > 1e-12)) continue;
-        // Flat Lambert shading, lit from both sides so inverted elements still show.
-        icVec3 n = icVec3_Normalize(icVec3_Cross(icVec3_Sub(p[1], p[0]), icVec3_Sub(p[2], p[0])));
-        if (icVec3_Dot(n, icVec3_Sub(view->eye, p[0])) < 0) n = icVec3_Neg(n);
-        float light = (float)(0.36 + 0.52 * fmax(0.0, icVec3_Dot(n, s->light)) +
-                              0.17 * fmax(0.0, icVec3_Dot(n, s->head)));
+        float light = lambert(s, view, p);
         float flat[3] = {s->base[0], s->base[1], s->base[2]};
         if (s->perTriangle) colourOf(s, mesh->triangleValues[t], flat);
         icReal v[3] = {0, 0, 0};
@@ -248,13 +269,10 @@ static void drawTriangles(icFrame *f, const icView *view, const icRenderMesh *me
         for (int y = y0; y <= y1; ++y) {
             icReal py = y + 0.5;
             for (int x = x0; x <= x1; ++x) {
-                icReal px = x + 0.5;
-                icReal w0 = ((sx[1] - px) * (sy[2] - py) - (sx[2] - px) * (sy[1] - py)) / area;
-                icReal w1 = ((sx[2] - px) * (sy[0] - py) - (sx[0] - px) * (sy[2] - py)) / area;
-                icReal w2 = 1 - w0 - w1;
-                if (w0 < 0 || w1 < 0 || w2 < 0) continue;
+                icReal w[3];
+                if (!pixelWeights(sx, sy, area, x + 0.5, py, w)) continue;
                 // Perspective-correct: 1/z and value/z are linear on the screen.
-                icReal invZ = w0 / z[0] + w1 / z[1] + w2 / z[2];
+                icReal invZ = w[0] / z[0] + w[1] / z[1] + w[2] / z[2];
                 float depth = (float)(1.0 / invZ);
                 size_t i = (size_t)y * f->width + x;
                 if (depth >= f->depth[i]) continue;
@@ -262,10 +280,82 @@ static void drawTriangles(icFrame *f, const icView *view, const icRenderMesh *me
                 f->mask[i] = 1;
                 float c[3] = {flat[0], flat[1], flat[2]};
                 if (s->perVertex)
-                    colourOf(s, (w0 * v[0] / z[0] + w1 * v[1] / z[1] + w2 * v[2] / z[2]) / invZ, c);
+                    colourOf(s,
+                             (w[0] * v[0] / z[0] + w[1] * v[1] / z[1] + w[2] * v[2] / z[2]) / invZ,
+                             c);
                 for (int k = 0; k < 3; ++k) c[k] = fminf(1.0f, c[k] * light);
                 putPixel(f, x, y, c);
             }
+        }
+    }
+}
+
+// One flat-coloured screen triangle (corners at view depths z) into the z-buffer; its
+// pixels are not the mesh's.
+static void fillFlat(icFrame *f, const icReal sx[3], const icReal sy[3], const icReal z[3],
+                     const float c[3]) {
+    icReal area = (sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]);
+    if (!(fabs(area) > 1e-12) || !isfinite(area)) return;
+    int x0, y0, x1, y1;
+    clampBox(sx, sy, f->width, f->height, &x0, &y0, &x1, &y1);
+    for (int y = y0; y <= y1; ++y) {
+        icReal py = y + 0.5;
+        for (int x = x0; x <= x1; ++x) {
+            icReal w[3];
+            if (!pixelWeights(sx, sy, area, x + 0.5, py, w)) continue;
+            float depth = (float)(1.0 / (w[0] / z[0] + w[1] / z[1] + w[2] / z[2]));
+            size_t i = (size_t)y * f->width + x;
+            if (depth >= f->depth[i]) continue;
+            f->depth[i] = depth;
+            f->mask[i] = 0;
+            putPixel(f, x, y, c);
+        }
+    }
+}
+
+// Obstacles in one colour. Unlike the mesh they are clipped at a near plane nearZ in front of
+// the eye rather than dropped when a corner lies behind it: a collider may reach past the
+// camera (a long step, a ground box), and dropping its big triangles would leave holes.
+static void drawObstacles(icFrame *f, const icView *view, const icRenderMesh *mesh,
+                          const icShading *s, const float colour[3], icReal nearZ) {
+    for (int t = 0; t < mesh->triangleCount; ++t) {
+        const int *tri = mesh->triangles + 3 * (size_t)t;
+        icVec3 p[3];
+        icReal z[3];
+        bool finite = true;
+        for (int k = 0; k < 3; ++k) {
+            p[k] = icVec3_Load(mesh->positions, tri[k]);
+            finite = finite && icVec3_IsFinite(p[k]);
+            z[k] = icVec3_Dot(icVec3_Sub(p[k], view->eye), view->forward);
+        }
+        if (!finite) continue;
+        // Sutherland-Hodgman against z >= nearZ: the part in front has 0, 3 or 4 corners.
+        icVec3 q[4];
+        int n = 0;
+        for (int k = 0; k < 3; ++k) {
+            int l = (k + 1) % 3;
+            if (z[k] >= nearZ) q[n++] = p[k];
+            if ((z[k] >= nearZ) != (z[l] >= nearZ))
+                q[n++] =
+                    icVec3_MulAdd(p[k], (nearZ - z[k]) / (z[l] - z[k]), icVec3_Sub(p[l], p[k]));
+        }
+        if (n < 3) continue;
+        float light = lambert(s, view, p), c[3];
+        for (int k = 0; k < 3; ++k) c[k] = fminf(1.0f, colour[k] * light);
+        icReal sx[4], sy[4], sz[4];
+        for (int k = 0; k < n; ++k) {
+            icVec3 d = icVec3_Sub(q[k], view->eye);
+            sz[k] = fmax(nearZ, icVec3_Dot(d, view->forward));
+            sx[k] =
+                (0.5 + 0.5 * icVec3_Dot(d, view->right) / (sz[k] * view->tanHalf * view->aspect)) *
+                f->width;
+            sy[k] = (0.5 - 0.5 * icVec3_Dot(d, view->up) / (sz[k] * view->tanHalf)) * f->height;
+        }
+        fillFlat(f, sx, sy, sz, c);
+        if (n == 4) {
+            icReal ax[3] = {sx[0], sx[2], sx[3]}, ay[3] = {sy[0], sy[2], sy[3]},
+                   az[3] = {sz[0], sz[2], sz[3]};
+            fillFlat(f, ax, ay, az, c);
         }
     }
 }
@@ -389,6 +479,19 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
         return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,
                           "picture size %dx%d or field of view %g out of range", def->width,
                           def->height, def->fovDeg);
+    const icRenderMesh *obstacles = def->obstacles;
+    if (obstacles && obstacles->triangleCount > 0) {
+        if (!obstacles->positions || !obstacles->triangles || obstacles->vertexCount <= 0)
+            return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, "", 0,
+                              "obstacles have triangles but no vertices");
+        for (int i = 0; i < 3 * obstacles->triangleCount; ++i)
+            if (obstacles->triangles[i] < 0 || obstacles->triangles[i] >= obstacles->vertexCount)
+                return icDiag_Set(diag, IC_ERR_INDEX_OUT_OF_RANGE, "", 0,
+                                  "obstacle triangle %d names vertex %d of %d", i / 3,
+                                  obstacles->triangles[i], obstacles->vertexCount);
+    } else {
+        obstacles = NULL;
+    }
     bool hasField = mesh->vertexValues || mesh->triangleValues;
     bool bar = hasField && def->colourBar && def->width > 2 * IC_BAR_SPACE;
     icVec3 lower, upper;
@@ -437,13 +540,18 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
                                     c & 4 ? upper.z : lower.z);
         lowest = fmin(lowest, icVec3_Dot(corner, g.normal));
     }
+    // Obstacles stand on the ground too, so it goes under them (hidden below it otherwise).
+    for (int v = 0; obstacles && v < obstacles->vertexCount; ++v) {
+        icVec3 p = icVec3_Load(obstacles->positions, v);
+        if (icVec3_IsFinite(p)) lowest = fmin(lowest, icVec3_Dot(p, g.normal));
+    }
     g.height = def->hasGroundHeight ? def->groundHeight : lowest;
     g.centre = icVec3_MulAdd(centre, g.height - icVec3_Dot(centre, g.normal), g.normal);
     g.extent = 4 * radius;
     g.spacing = niceStep(radius / 3);
     g.shadowHalf = 1.5 * radius;
     if (def->groundGrid) buildShadow(&g, mesh);
-    drawBackground(&f, &view, def, &g);
+    drawBackground(&f, &view, def, &g, obstacles ? 1e-4 : 0);
     icFree(g.shadow);
 
     icShading s;
@@ -457,6 +565,13 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
     s.perVertex = !s.perTriangle && mesh->vertexValues != NULL;
     for (int k = 0; k < 3; ++k) s.base[k] = def->surfaceColour[k] / 255.0f;
     if (hasField) valueRange(mesh, def, &s.lo, &s.hi);
+    if (obstacles) {
+        // Drawn first, so where a body pixel wins the depth test it also marks the mask.
+        float grey[3];
+        for (int k = 0; k < 3; ++k) grey[k] = def->obstacleColour[k] / 255.0f;
+        drawObstacles(&f, &view, obstacles, &s, grey,
+                      1e-3 * icVec3_Distance(camera.eye, camera.target));
+    }
     drawTriangles(&f, &view, mesh, &s);
 
     int surfacePixels = 0;
