@@ -52,8 +52,12 @@ uint64_t icContact_HashModel(const icWorld *world, uint64_t h) {
     h = icHash_Real(h, d->friction);
     h = icHash_Real(h, d->staticFriction);
     h = icHash_Real(h, d->restExclusion);
-    h = icHash_Word(h, (uint64_t)c->colliderCount);
-    for (int i = 0; i < c->colliderCount; ++i) h = hashCollider(h, &c->colliders[i]);
+    // Removed colliders (generation 0) keep their slot but collide with nothing.
+    int live = 0;
+    for (int i = 0; i < c->colliderCount; ++i) live += c->colliders[i].generation != 0;
+    h = icHash_Word(h, (uint64_t)live);
+    for (int i = 0; i < c->colliderCount; ++i)
+        if (c->colliders[i].generation != 0) h = hashCollider(h, &c->colliders[i]);
     h = icHash_Word(h, (uint64_t)c->boneCount);
     for (int i = 0; i < c->boneCount; ++i) {
         const icBoneRecord *b = &c->bones[i];

@@ -4,8 +4,8 @@
 // forces, and obstacle contacts and close surface pairs as constraints in the pressure solves
 // (with the predicted contacts, eq. 1 Newton iterations and adaptive substeps of docs/results.md).
 #define _POSIX_C_SOURCE 200809L
-#include "core/hash.h"
 #include "collision/collision_internal.h"
+#include "core/hash.h"
 #include "fem/fem_internal.h"
 #include "incompressible/incompressible_checkpoint.h"
 #include "incompressible/obstacles.h"
@@ -39,6 +39,8 @@ struct icIncompressibleCache {
     icVec3 *predictNormal; ///< (n) contacts constraining eq. 1 (lazily allocated)
     icObstacleHit *hits;   ///< (n) what each contact of step 5 touches (lazily allocated)
     icReal *impulse;       ///< (n) normal velocity a contact removed over the step
+    unsigned char *stick;  ///< (n) static-friction contacts of this substep (lazily allocated)
+    icVec3 *stickVelocity; ///< (n) their obstacle's surface velocity
     icReal *goal;          ///< (n) ring volumes eq. 1 aims for (lazily allocated)
     icReal *newton;        ///< (n x 3) one Newton correction of eq. 1
     icReal *f, *v0, *vstar, *vn, *xnew, *xmid, *b, *dv, *diagBlocks, *precond, *cgWork;
@@ -72,6 +74,7 @@ icIncompressibleDef icDefaultIncompressibleDef(void) {
     d.positionTolerance = 1e-3;
     d.maxStepMotion = 0.25;
     d.maxSubsteps = 64;
+    d.staticFriction = false;
     return d;
 }
 
@@ -95,8 +98,12 @@ static void freeBuilt(icIncompressibleCache *c) {
     icFree(c->predictNormal);
     icFree(c->hits);
     icFree(c->impulse);
+    icFree(c->stick);
+    icFree(c->stickVelocity);
     c->hits = NULL;
     c->impulse = NULL;
+    c->stick = NULL;
+    c->stickVelocity = NULL;
     icFree(c->goal);
     icFree(c->newton);
     c->predictNormal = NULL;
@@ -431,19 +438,37 @@ static int constrainedHalfStep(icIncompressibleCache *c, const icReal *v0, icRea
     return it < 0 ? 0 : it;
 }
 
-// Object contacts first, then point-triangle, then edge-edge pairs (spec 5.4 ordering). Pairs enter
-// only where `active` (pairs.count) says so (NULL: none).
+// Two unit tangents completing the unit normal n to an orthonormal frame.
+static void tangentsOf(icVec3 n, icVec3 *t1, icVec3 *t2) {
+    icVec3 e = fabs(n.x) < 0.57 ? icVec3_Make(1, 0, 0)
+                                : (fabs(n.y) < 0.57 ? icVec3_Make(0, 1, 0) : icVec3_Make(0, 0, 1));
+    *t1 = icVec3_Normalize(icVec3_Cross(n, e));
+    *t2 = icVec3_Cross(n, *t1);
+}
+
+static icResult addVertexConstraint(icConstraintSet *set, int v, icVec3 direction) {
+    icVelocityConstraint k;
+    memset(&k, 0, sizeof k);
+    k.count = 1;
+    k.vertices[0] = v;
+    k.c[0] = direction;
+    return icConstraintSet_Add(set, &k) == IC_OK ? IC_OK : IC_ERR_OUT_OF_MEMORY;
+}
+
+// Object contacts first (with both tangents where the contact sticks: static friction holds the
+// vertex, so the pressure may not slide it), then point-triangle, then edge-edge pairs (spec 5.4
+// ordering). Pairs enter only where `active` (pairs.count) says so (NULL: none).
 static icResult fillConstraints(icIncompressibleCache *c, const icVec3 *normal,
                                 const unsigned char *active, icConstraintSet *set) {
     icConstraintSet_Clear(set);
     for (int v = 0; v < c->n; ++v) {
         if (icVec3_LengthSquared(normal[v]) == 0) continue;
-        icVelocityConstraint k;
-        memset(&k, 0, sizeof k);
-        k.count = 1;
-        k.vertices[0] = v;
-        k.c[0] = normal[v];
-        if (icConstraintSet_Add(set, &k) != IC_OK) return IC_ERR_OUT_OF_MEMORY;
+        if (addVertexConstraint(set, v, normal[v]) != IC_OK) return IC_ERR_OUT_OF_MEMORY;
+        if (!c->stick || !c->stick[v]) continue;
+        icVec3 t1, t2;
+        tangentsOf(normal[v], &t1, &t2);
+        if (addVertexConstraint(set, v, t1) != IC_OK || addVertexConstraint(set, v, t2) != IC_OK)
+            return IC_ERR_OUT_OF_MEMORY;
     }
     for (int kind = 0; kind < 2; ++kind)
         for (int i = 0; i < c->pairs.count; ++i) {
@@ -641,6 +666,34 @@ icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr,
     return IC_OK;
 }
 
+// Static friction (Coulomb's sticking branch), decided from the last substep: a vertex that ended
+// it in contact with a plane with no velocity along it (its friction stopped it) sticks in this
+// one. The obstacle is queried with the last substep's window, as its collisions were, so the
+// decision depends on the state and the contact memory alone (restarts give the same bits).
+// Colliders keep kinetic friction only: at a box's edge a stuck vertex hooked a ball that should
+// have rolled off (incomp.sphere_down_steps).
+static void findSticking(icIncompressibleCache *c, const icObstacleSet *obstacles,
+                         const icState *s) {
+    memset(c->stick, 0, (size_t)c->n);
+    if (!c->def.staticFriction || !(s->lastSubstep > 0)) return;
+    for (int v = 0; v < c->n; ++v) {
+        icVec3 nrm = c->contactNormal[v];
+        if (icVec3_LengthSquared(nrm) == 0) continue;
+        if (!c->mask[3 * v] || !c->mask[3 * v + 1] || !c->mask[3 * v + 2]) continue;
+        icObstacleHit hit;
+        if (!icObstacles_Query(obstacles, icVec3_Load(s->x, v), s->time, s->lastSubstep,
+                               0.5 * c->meanEdge, &hit) ||
+            !(hit.friction > 0) || !hit.plane)
+            continue;
+        icVec3 rel = icVec3_Sub(icVec3_Load(s->v, v), hit.velocity);
+        icVec3 slide = icVec3_Sub(rel, icVec3_Scale(icVec3_Dot(rel, nrm), nrm));
+        // The friction leaves round-off (1e-17 m/s) where it stopped the vertex.
+        if (icVec3_Length(slide) > 1e-9) continue;
+        c->stick[v] = 1;
+        c->stickVelocity[v] = hit.velocity;
+    }
+}
+
 // One substep of seed 003's scheme (spec 3.1 steps 1-8).
 static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
                          icIncompressibleStats *stOut) {
@@ -697,14 +750,27 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
         c->predictNormal = IC_ALLOC(icVec3, (size_t)n);
         c->hits = IC_ALLOC(icObstacleHit, (size_t)n);
         c->impulse = IC_ALLOC(icReal, (size_t)n);
-        if (!c->predictNormal || !c->hits || !c->impulse) return IC_ERR_OUT_OF_MEMORY;
+        c->stick = IC_ALLOC(unsigned char, (size_t)n);
+        c->stickVelocity = IC_ALLOC(icVec3, (size_t)n);
+        if (!c->predictNormal || !c->hits || !c->impulse || !c->stick || !c->stickVelocity)
+            return IC_ERR_OUT_OF_MEMORY;
     }
+    if (!(c->meanEdge > 0)) c->meanEdge = meanRestEdge(m, c->tets, c->T);
+    findSticking(c, &obstacles, s);
     // Step 3 (moved before eq. 1, like the obstacle prediction): close pairs stop approaching.
     if (c->pairs.count > 0)
         icRepulsion_Apply(&c->pairs, s->x, c->invMass, dt, d->proximity, true, 4, c->vstar,
                           c->pairActive);
     icObstacles_PredictContacts(&obstacles, n, c->mask, s->x, c->vstar, t1, dt, c->contactNormal,
                                 c->predictNormal);
+    // Sticking contacts keep their obstacle's tangential velocity over the position update.
+    for (int v = 0; v < n; ++v) {
+        if (!c->stick[v] || icVec3_LengthSquared(c->predictNormal[v]) == 0) continue;
+        icVec3 nrm = c->predictNormal[v], vi = icVec3_Load(c->vstar, v);
+        icVec3 rel = icVec3_Sub(vi, c->stickVelocity[v]);
+        icVec3_Store(c->vstar, v,
+                     icVec3_Sub(vi, icVec3_Sub(rel, icVec3_Scale(icVec3_Dot(rel, nrm), nrm))));
+    }
     if ((r = fillConstraints(c, c->predictNormal, c->pairs.count > 0 ? c->pairActive : NULL,
                              &c->positionSet)) != IC_OK)
         return r;

@@ -9,12 +9,13 @@
 #include <math.h>
 
 static void consider(icObstacleHit *best, bool *found, icReal d, icVec3 n, icVec3 velocity,
-                     icReal friction) {
+                     icReal friction, bool plane) {
     if (d >= best->distance) return;
     best->distance = d;
     best->normal = n;
     best->velocity = velocity;
     best->friction = friction;
+    best->plane = plane;
     *found = true;
 }
 
@@ -32,11 +33,12 @@ bool icObstacles_Query(const icObstacleSet *set, icVec3 p, icReal t, icReal dt, 
     hit->normal = icVec3_Make(0, 1, 0);
     hit->velocity = icVec3_Make(0, 0, 0);
     hit->friction = 0;
+    hit->plane = false;
     icVec3 still = icVec3_Make(0, 0, 0);
     for (int i = 0; i < m->planeCount; ++i) {
         const icPlane *pl = &m->planes[i];
         consider(hit, &found, icVec3_Dot(pl->normal, p) - pl->offset, pl->normal, still,
-                 pl->friction);
+                 pl->friction, true);
     }
     for (int i = 0; i < set->movingPlaneCount; ++i) {
         const icMovingPlaneDef *d = &set->movingPlanes[i];
@@ -44,7 +46,7 @@ bool icObstacles_Query(const icObstacleSet *set, icVec3 p, icReal t, icReal dt, 
         icReal offset = d->offset + d->speed * (tc - d->start);
         icReal speed = (t > d->start && t <= d->end) ? d->speed : 0.0;
         consider(hit, &found, icVec3_Dot(d->normal, p) - offset, d->normal,
-                 icVec3_Scale(speed, d->normal), d->friction);
+                 icVec3_Scale(speed, d->normal), d->friction, true);
     }
     const icContactSystem *cs = set->world->contact;
     for (int i = 0; cs && i < cs->colliderCount; ++i) {
@@ -62,7 +64,7 @@ bool icObstacles_Query(const icObstacleSet *set, icVec3 p, icReal t, icReal dt, 
         // Velocity of the closest surface point over the step.
         icXform x0 = icTrack_Evaluate(&c->track, t - dt);
         icVec3 moved = icVec3_Sub(icXform_Apply(&x1, q), icXform_Apply(&x0, q));
-        consider(hit, &found, d, n, icVec3_Scale(1.0 / dt, moved), c->friction);
+        consider(hit, &found, d, n, icVec3_Scale(1.0 / dt, moved), c->friction, false);
     }
     return found;
 }

@@ -12,6 +12,7 @@ typedef struct icObstacleHit {
     icVec3 normal;   ///< unit, out of the obstacle
     icVec3 velocity; ///< of the obstacle's surface there, m/s
     icReal friction; ///< Coulomb coefficient
+    bool plane;      ///< a static or moving plane (flat everywhere: contacts there may stick)
 } icObstacleHit;
 
 /// Everything a query needs: the world's planes and colliders plus the solver's moving planes.

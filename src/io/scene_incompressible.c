@@ -26,7 +26,8 @@
 //   "position_tolerance": 1e-3,    those stop once every ring is this close to its goal, > 0
 //   "max_step_motion": 0.25,       adaptive substeps: mean edges a vertex may move per
 //                                  substep, >= 0 (0 = no substeps)
-//   "max_substeps": 64             integer >= 1
+//   "max_substeps": 64,            integer >= 1
+//   "static_friction": false       contacts with planes that friction stopped stick
 // }
 
 static const char *const s_pressureSolvers[] = {"minres", "cg"};
@@ -38,7 +39,7 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
         "pressure_max_iterations", "jacobi", "sweeps", "recovery_time", "volumetric_scale",
         "mass_damping", "implicit_velocity_solve", "contact_in_force_solve", "self_contact",
         "proximity", "cg_tolerance", "max_cg_iterations", "position_newton_iterations",
-        "position_tolerance", "max_step_motion", "max_substeps", NULL};
+        "position_tolerance", "max_step_motion", "max_substeps", "static_friction", NULL};
     icResult e = icSceneReader_CheckObject(r, item, path, keys);
     if (e != IC_OK) return e;
     s->worldDef.solver = IC_SOLVER_INCOMPRESSIBLE;
@@ -84,5 +85,8 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
         (e = icSceneReader_Number(r, item, path, "max_step_motion", IC_RANGE_NON_NEGATIVE,
                                   &d->maxStepMotion)) != IC_OK)
         return e;
-    return icSceneReader_Int(r, item, path, "max_substeps", 1, 100000, &d->maxSubsteps);
+    if ((e = icSceneReader_Int(r, item, path, "max_substeps", 1, 100000, &d->maxSubsteps)) !=
+        IC_OK)
+        return e;
+    return icSceneReader_Bool(r, item, path, "static_friction", &d->staticFriction);
 }

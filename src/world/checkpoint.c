@@ -68,6 +68,8 @@ uint64_t icWorld_HashModel(const icWorld *world) {
         h = icHash_Real(h, in.positionTolerance);
         h = icHash_Real(h, in.maxStepMotion);
         h = icHash_Word(h, (uint64_t)in.maxSubsteps);
+        // Folded in only when on: checkpoints written before the key existed still load.
+        if (in.staticFriction) h = icHash_Word(h, 1);
     }
 
     size_t nv = (size_t)m->vertexCount, nt = (size_t)m->tetCount;
