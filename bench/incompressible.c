@@ -50,6 +50,7 @@ static icWorld *makeSphere(int cells, int variant, double height, bool gravity, 
     if (getenv("IC_MAX_STEP_MOTION")) d.maxStepMotion = atof(getenv("IC_MAX_STEP_MOTION"));
     if (getenv("IC_POSITION_TOLERANCE")) d.positionTolerance = atof(getenv("IC_POSITION_TOLERANCE"));
     if (getenv("IC_NEWTON")) d.positionNewtonIterations = atoi(getenv("IC_NEWTON"));
+    if (getenv("IC_STATIC_FRICTION")) d.staticFriction = atoi(getenv("IC_STATIC_FRICTION")) != 0;
     icWorld_SetIncompressibleDef(w, &d);
     return w;
 }

@@ -28,6 +28,12 @@ const char *icTest_TempDir(void);
 /// A whole file, NUL-terminated (malloc'd: free it); *size (optional) gets its length.
 /// NULL when it cannot be opened or read.
 char *icTest_ReadFile(const char *path, size_t *size);
+/// Whether two files have the same bytes (false when either cannot be read).
+bool icTest_SameFile(const char *a, const char *b);
+/// A resumed `isochor run` against an uninterrupted one: dir/full/<file> and dir/part/<file>
+/// are the same bytes for each of files, and dir/full.json and dir/part.json (the --stats
+/// outputs) agree but for their timing line. Failures are checks of the running test.
+void icTest_CheckResumedRun(const char *dir, const char *const *files, int count);
 
 #define IC_TEST(suite, name)                                                                  \
     static void icTest_##suite##_##name(void);                                                 \

@@ -85,6 +85,42 @@ char *icTest_ReadFile(const char *path, size_t *size) {
     return data;
 }
 
+bool icTest_SameFile(const char *a, const char *b) {
+    size_t na = 0, nb = 0;
+    char *x = icTest_ReadFile(a, &na), *y = icTest_ReadFile(b, &nb);
+    bool same = x && y && na == nb && memcmp(x, y, na) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+// The stats JSON without its timing line.
+static char *statsWithoutTiming(const char *path) {
+    char *text = icTest_ReadFile(path, NULL);
+    if (!text) return NULL;
+    char *line = strstr(text, "  \"ms_per_frame\"");
+    if (line) {
+        char *end = strchr(line, '\n');
+        if (end) memmove(line, end + 1, strlen(end + 1) + 1);
+    }
+    return text;
+}
+
+void icTest_CheckResumedRun(const char *dir, const char *const *files, int count) {
+    char a[1300], b[1300];
+    for (int i = 0; i < count; ++i) {
+        snprintf(a, sizeof a, "%s/full/%s", dir, files[i]);
+        snprintf(b, sizeof b, "%s/part/%s", dir, files[i]);
+        IC_CHECK_MSG(icTest_SameFile(a, b), "%s differs after resuming", files[i]);
+    }
+    snprintf(a, sizeof a, "%s/full.json", dir);
+    snprintf(b, sizeof b, "%s/part.json", dir);
+    char *x = statsWithoutTiming(a), *y = statsWithoutTiming(b);
+    IC_CHECK_MSG(x && y && strcmp(x, y) == 0, "stats differ:\n%s\n%s", x ? x : "", y ? y : "");
+    free(x);
+    free(y);
+}
+
 static int compareTests(const void *a, const void *b) {
     const icTestEntry *x = a, *y = b;
     int c = strcmp(x->suite, y->suite);

@@ -575,15 +575,18 @@ static bool finite(const icReal *a, int count) {
     return true;
 }
 
-static icReal meanRestEdge(const icModel *m, const int *tets, int T) {
+// The mean rest edge length, m, computed on first use after each build.
+static icReal meanEdge(icIncompressibleCache *c, const icModel *m) {
+    if (c->meanEdge > 0) return c->meanEdge;
     static const int edges[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
     icReal sum = 0;
-    for (int t = 0; t < T; ++t)
+    for (int t = 0; t < c->T; ++t)
         for (int e = 0; e < 6; ++e)
-            sum +=
-                icVec3_Length(icVec3_Sub(icVec3_Load(m->restPositions, tets[4 * t + edges[e][0]]),
-                                         icVec3_Load(m->restPositions, tets[4 * t + edges[e][1]])));
-    return T > 0 ? sum / (6.0 * T) : 0.0;
+            sum += icVec3_Length(
+                icVec3_Sub(icVec3_Load(m->restPositions, c->tets[4 * t + edges[e][0]]),
+                           icVec3_Load(m->restPositions, c->tets[4 * t + edges[e][1]])));
+    c->meanEdge = c->T > 0 ? sum / (6.0 * c->T) : 0.0;
+    return c->meanEdge;
 }
 
 // How many substeps keep every vertex within maxStepMotion mean edges per substep: the linearised
@@ -592,7 +595,7 @@ static icReal meanRestEdge(const icModel *m, const int *tets, int T) {
 static int substepCount(const icWorld *world, icIncompressibleCache *c, icReal dt) {
     const icIncompressibleDef *d = &c->def;
     if (!(d->maxStepMotion > 0)) return 1;
-    if (!(c->meanEdge > 0)) c->meanEdge = meanRestEdge(&world->model, c->tets, c->T);
+    icReal edge = meanEdge(c, &world->model);
     const icReal *v = world->state->v;
     icReal vmax = 0;
     for (int k = 0; k < c->n; ++k) {
@@ -600,7 +603,7 @@ static int substepCount(const icWorld *world, icIncompressibleCache *c, icReal d
         if (s > vmax) vmax = s;
     }
     vmax += icVec3_Length(world->model.def.gravity) * dt;
-    icReal limit = d->maxStepMotion * c->meanEdge;
+    icReal limit = d->maxStepMotion * edge;
     if (!(limit > 0) || !isfinite(vmax)) return 1;
     icReal count = ceil(vmax * dt / limit);
     return count < 1 ? 1 : (count > d->maxSubsteps ? d->maxSubsteps : (int)count);
@@ -672,17 +675,18 @@ icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr,
 // decision depends on the state and the contact memory alone (restarts give the same bits).
 // Colliders keep kinetic friction only: at a box's edge a stuck vertex hooked a ball that should
 // have rolled off (incomp.sphere_down_steps).
-static void findSticking(icIncompressibleCache *c, const icObstacleSet *obstacles,
+static void findSticking(icIncompressibleCache *c, const icObstacleSet *obstacles, const icModel *m,
                          const icState *s) {
     memset(c->stick, 0, (size_t)c->n);
     if (!c->def.staticFriction || !(s->lastSubstep > 0)) return;
+    icReal margin = 0.5 * meanEdge(c, m);
     for (int v = 0; v < c->n; ++v) {
         icVec3 nrm = c->contactNormal[v];
         if (icVec3_LengthSquared(nrm) == 0) continue;
         if (!c->mask[3 * v] || !c->mask[3 * v + 1] || !c->mask[3 * v + 2]) continue;
         icObstacleHit hit;
-        if (!icObstacles_Query(obstacles, icVec3_Load(s->x, v), s->time, s->lastSubstep,
-                               0.5 * c->meanEdge, &hit) ||
+        if (!icObstacles_Query(obstacles, icVec3_Load(s->x, v), s->time, s->lastSubstep, margin,
+                               &hit) ||
             !(hit.friction > 0) || !hit.plane)
             continue;
         icVec3 rel = icVec3_Sub(icVec3_Load(s->v, v), hit.velocity);
@@ -755,8 +759,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
         if (!c->predictNormal || !c->hits || !c->impulse || !c->stick || !c->stickVelocity)
             return IC_ERR_OUT_OF_MEMORY;
     }
-    if (!(c->meanEdge > 0)) c->meanEdge = meanRestEdge(m, c->tets, c->T);
-    findSticking(c, &obstacles, s);
+    findSticking(c, &obstacles, m, s);
     // Step 3 (moved before eq. 1, like the obstacle prediction): close pairs stop approaching.
     if (c->pairs.count > 0)
         icRepulsion_Apply(&c->pairs, s->x, c->invMass, dt, d->proximity, true, 4, c->vstar,

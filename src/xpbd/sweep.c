@@ -7,6 +7,7 @@
 #include "xpbd/vertex_ops.h"
 
 #include <stdatomic.h>
+#include <string.h>
 #include <time.h>
 
 enum { IC_SWEEP_MIN_VERTICES = 2048 }; // per range of the copy loops
@@ -25,10 +26,21 @@ typedef struct icSweepTask {
     icXpbdCellKernelFn *cellKernel;
     icXpbdKernelArgs args;
     icXpbdCells cells;
-    int colour, phase;    ///< being swept
+    int colour, phase; ///< being swept
     atomic_int skipped;
     atomic_bool axesSeen; ///< a vertex has per-axis inverse masses
 } icSweepTask;
+
+// A sweep's shared context, counters at zero.
+static void sweepTaskInit(icSweepTask *T, const icModel *model, icState *state,
+                          icXpbdLayout *layout) {
+    memset(T, 0, sizeof *T);
+    T->model = model;
+    T->state = state;
+    T->layout = layout;
+    atomic_init(&T->skipped, 0);
+    atomic_init(&T->axesSeen, false);
+}
 
 static double nowSeconds(void) {
     struct timespec ts;
@@ -46,7 +58,8 @@ static void copyInTask(int start, int end, int worker, void *context) {
     int body = icXpbd_BodyOfVertex(m, start);
     for (int v = start; v < end; ++v) {
         while (v >= m->bodies[body].vertexStart + m->bodies[body].vertexCount) ++body;
-        axesSeen |= !icXpbd_CopyInVertex(L, m, T->state, v, L->origin + 3 * body, 4 * (size_t)L->packedOfVertex[v]);
+        axesSeen |= !icXpbd_CopyInVertex(L, m, T->state, v, L->origin + 3 * body,
+                                         4 * (size_t)L->packedOfVertex[v]);
     }
     if (axesSeen) atomic_store(&T->axesSeen, true);
 }
@@ -60,7 +73,8 @@ static void copyOutTask(int start, int end, int worker, void *context) {
     int body = icXpbd_BodyOfVertex(m, start);
     for (int v = start; v < end; ++v) {
         while (v >= m->bodies[body].vertexStart + m->bodies[body].vertexCount) ++body;
-        icXpbd_CopyOutVertex(L, T->state->x + 3 * (size_t)v, L->origin + 3 * body, 4 * (size_t)L->packedOfVertex[v]);
+        icXpbd_CopyOutVertex(L, T->state->x + 3 * (size_t)v, L->origin + 3 * body,
+                             4 * (size_t)L->packedOfVertex[v]);
     }
 }
 
@@ -141,7 +155,8 @@ static void zeroStateMultipliers(const icModel *model, icState *state) {
 // the state's at the end of the step.
 void icXpbd_ClearMultipliers(const icModel *model, icState *state) {
     icXpbdLayout *L = model->layout;
-    bool packed = L && model->def.projection == IC_PROJECTION_SEQUENTIAL && icXpbdLayout_Matches(L, model);
+    bool packed =
+        L && model->def.projection == IC_PROJECTION_SEQUENTIAL && icXpbdLayout_Matches(L, model);
     if (!packed) {
         zeroStateMultipliers(model, state);
         if (L) L->lambdaWhere = IC_XPBD_LAMBDA_STATE;
@@ -188,11 +203,11 @@ void icXpbd_SyncMultipliers(const icModel *model, icState *state) {
         L->lambdaWhere = IC_XPBD_LAMBDA_STATE;
         return;
     }
-    icSweepTask T = {0};
-    T.layout = L;
-    T.state = state;
+    icSweepTask T;
+    sweepTaskInit(&T, model, state, L);
     // Blocks hold distinct tets: any split between workers writes the same numbers.
-    icPool_ParallelFor(model->pool, scatterMultipliersTask, L->blockCount, IC_SWEEP_MIN_VERTICES / 16, &T);
+    icPool_ParallelFor(model->pool, scatterMultipliersTask, L->blockCount,
+                       IC_SWEEP_MIN_VERTICES / 16, &T);
     L->lambdaWhere = IC_XPBD_LAMBDA_STATE;
     L->stateStale = false;
 }
@@ -206,18 +221,15 @@ void icXpbd_SetOrigins(const icModel *model, const icReal *xStart, icReal *origi
     const icXpbdLayout *L = model->layout;
     for (int b = 0; b < model->bodyCount; ++b)
         for (int a = 0; a < 3; ++a)
-            origin[3 * b + a] = L->precision == IC_PRECISION_FLOAT ? xStart[3 * (size_t)L->originVertex[b] + a] : 0;
+            origin[3 * b + a] =
+                L->precision == IC_PRECISION_FLOAT ? xStart[3 * (size_t)L->originVertex[b] + a] : 0;
 }
 
 // The colour passes and the overflow on the working copy as it stands.
 int icXpbd_SweepPacked(const icModel *model, icState *state, icReal h) {
     icXpbdLayout *L = model->layout;
-    icSweepTask T = {0};
-    T.model = model;
-    T.state = state;
-    T.layout = L;
-    atomic_init(&T.skipped, 0);
-    atomic_init(&T.axesSeen, false);
+    icSweepTask T;
+    sweepTaskInit(&T, model, state, L);
     icXpbdProfile *profile = &L->profile;
     bool known = L->lambdaOwner == state && L->lambdaWhere != IC_XPBD_LAMBDA_STATE;
     if (!known) {
@@ -245,7 +257,8 @@ int icXpbd_SweepPacked(const icModel *model, icState *state, icReal h) {
     T.kernel = icXpbd_SelectKernel(model->def.simd, L->precision, NULL);
     T.cellKernel = icXpbd_SelectCellKernel(model->def.simd, L->precision);
     T.cells = (icXpbdCells){L->cellCorners, L->cellPattern, L->unitBlocks};
-    T.serial = L->precision == IC_PRECISION_FLOAT ? icXpbdKernel_ScalarFloat : icXpbdKernel_ScalarDouble;
+    T.serial =
+        L->precision == IC_PRECISION_FLOAT ? icXpbdKernel_ScalarFloat : icXpbdKernel_ScalarDouble;
     double t1 = profile->enabled ? nowSeconds() : 0;
     int skipped = 0;
     if (L->chunked) {
@@ -268,7 +281,8 @@ int icXpbd_SweepPacked(const icModel *model, icState *state, icReal h) {
     }
     double t2 = profile->enabled ? nowSeconds() : 0;
     // The overflow's tets may share vertices: one by one, in order.
-    if (!L->chunked && L->chunkCount == 1) skipped += T.serial(&T.args, L->chunkOverflow[0], L->chunkBlocks[1]);
+    if (!L->chunked && L->chunkCount == 1)
+        skipped += T.serial(&T.args, L->chunkOverflow[0], L->chunkBlocks[1]);
     skipped += atomic_load(&T.skipped);
     L->lambdaWhere = T.args.storeLambda ? IC_XPBD_LAMBDA_PACKED : IC_XPBD_LAMBDA_STATE;
     L->lambdaOwner = state;
@@ -293,12 +307,8 @@ bool icXpbd_NeedAxes(icXpbdLayout *L) {
 int icXpbd_Sweep(const icModel *model, icState *state, icReal h) {
     icXpbdLayout *L = model->layout;
     if (!icXpbd_PackedUsable(model)) return icXpbd_SweepReference(model, state, h);
-    icSweepTask T = {0};
-    T.model = model;
-    T.state = state;
-    T.layout = L;
-    atomic_init(&T.skipped, 0);
-    atomic_init(&T.axesSeen, false);
+    icSweepTask T;
+    sweepTaskInit(&T, model, state, L);
     // Float positions are solved relative to a point of each body (its vertex nearest the
     // rest centre, where it was at the substep start), so every body keeps float's precision
     // relative to its size wherever it is.

@@ -39,33 +39,13 @@ static int runCli(const char *dir, const char *args, char **err) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static bool sameFile(const char *a, const char *b) {
-    size_t na = 0, nb = 0;
-    char *x = icTest_ReadFile(a, &na), *y = icTest_ReadFile(b, &nb);
-    bool same = x && y && na == nb && memcmp(x, y, na) == 0;
-    free(x);
-    free(y);
-    return same;
-}
-
-// The stats JSON without its timing line.
-static char *statsWithoutTiming(const char *path) {
-    char *text = icTest_ReadFile(path, NULL);
-    if (!text) return NULL;
-    char *line = strstr(text, "  \"ms_per_frame\"");
-    if (line) {
-        char *end = strchr(line, '\n');
-        if (end) memmove(line, end + 1, strlen(end + 1) + 1);
-    }
-    return text;
-}
-
 static const char *s_scene =
     "{\"dt\": 0.01, \"frames\": 16, \"solver\": {\"substeps\": 4},\n"
     " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], \"cells\": 2},\n"
     "   \"material\": {\"youngs_modulus\": 1e4, \"poisson_ratio\": 0.5},\n"
     "   \"pin\": [{\"box\": {\"min\": [-1, 0.09, -1], \"max\": [1, 1, 1]},\n"
-    "            \"motion\": {\"rotate\": {\"axis\": [0, 1, 0], \"degrees_per_second\": 180}}}]}],\n"
+    "            \"motion\": {\"rotate\": {\"axis\": [0, 1, 0], \"degrees_per_second\": "
+    "180}}}]}],\n"
     " \"colliders\": [{\"plane\": {\"offset\": -0.12}}],\n"
     " \"output\": {\"every\": 3}}\n";
 
@@ -77,29 +57,18 @@ IC_TEST(reliability, cli_resume_gives_the_same_files) {
     writeText(path, s_scene);
     // Uninterrupted, then the same run stopped at frame 8 and resumed.
     IC_CHECK_INT(runCli(dir, "run s.json --quiet --out full --stats full.json", NULL), 0);
-    IC_CHECK_INT(runCli(dir, "run s.json --quiet --out part --frames 8 --checkpoint-every 8",
-                        NULL),
+    IC_CHECK_INT(runCli(dir, "run s.json --quiet --out part --frames 8 --checkpoint-every 8", NULL),
                  0);
     snprintf(a, sizeof a, "%s/part/s.ckpt", dir);
     IC_REQUIRE(exists(a));
-    IC_CHECK_INT(runCli(dir, "run s.json --quiet --out part --resume part/s.ckpt --stats part.json",
-                        NULL),
-                 0);
+    IC_CHECK_INT(
+        runCli(dir, "run s.json --quiet --out part --resume part/s.ckpt --stats part.json", NULL),
+        0);
     // Frames 0, 3, 6 before the checkpoint; 9, 12, 15 and the last, 16, after it.
-    const char *files[] = {"frame_00000.vtu", "frame_00003.vtu", "frame_00006.vtu",
-                           "frame_00009.vtu", "frame_00012.vtu", "frame_00015.vtu",
-                           "frame_00016.vtu", "s.pvd"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
-        snprintf(a, sizeof a, "%s/full/%s", dir, files[i]);
-        snprintf(b, sizeof b, "%s/part/%s", dir, files[i]);
-        IC_CHECK_MSG(sameFile(a, b), "%s differs after resuming", files[i]);
-    }
-    snprintf(a, sizeof a, "%s/full.json", dir);
-    snprintf(b, sizeof b, "%s/part.json", dir);
-    char *x = statsWithoutTiming(a), *y = statsWithoutTiming(b);
-    IC_CHECK_MSG(x && y && strcmp(x, y) == 0, "stats differ:\n%s\n%s", x ? x : "", y ? y : "");
-    free(x);
-    free(y);
+    const char *files[] = {
+        "frame_00000.vtu", "frame_00003.vtu", "frame_00006.vtu", "frame_00009.vtu",
+        "frame_00012.vtu", "frame_00015.vtu", "frame_00016.vtu", "s.pvd"};
+    icTest_CheckResumedRun(dir, files, (int)(sizeof files / sizeof files[0]));
 
     // A corrupted checkpoint: exit status 2 and a message saying so; nothing is written.
     snprintf(a, sizeof a, "%s/part/s.ckpt", dir);
@@ -202,8 +171,8 @@ IC_TEST(reliability, cli_sigterm_finishes_the_frame_and_checkpoints) {
         snprintf(frame, sizeof frame, "%s/frame_%05d.vtu", outDir, i);
         icTetMesh mesh;
         icDiagnostic diag = {0};
-        IC_CHECK_MSG(icLoadMeshEx(frame, NULL, &mesh, NULL, NULL, NULL, &diag) == IC_OK,
-                     "%s: %s", frame, diag.message);
+        IC_CHECK_MSG(icLoadMeshEx(frame, NULL, &mesh, NULL, NULL, NULL, &diag) == IC_OK, "%s: %s",
+                     frame, diag.message);
         icTetMesh_Destroy(&mesh);
     }
     // The checkpoint resumes to the same last frame as an uninterrupted run.
@@ -214,8 +183,8 @@ IC_TEST(reliability, cli_sigterm_finishes_the_frame_and_checkpoints) {
     char a[1500], b[1500];
     snprintf(a, sizeof a, "%s/out/frame_00400.vtu", dir);
     snprintf(b, sizeof b, "%s/full/frame_00400.vtu", dir);
-    IC_CHECK_MSG(sameFile(a, b), "the resumed run's last frame differs");
+    IC_CHECK_MSG(icTest_SameFile(a, b), "the resumed run's last frame differs");
     snprintf(a, sizeof a, "%s/out/long.pvd", dir);
     snprintf(b, sizeof b, "%s/full/long.pvd", dir);
-    IC_CHECK_MSG(sameFile(a, b), "the resumed run's collection differs");
+    IC_CHECK_MSG(icTest_SameFile(a, b), "the resumed run's collection differs");
 }
