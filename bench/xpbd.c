@@ -171,12 +171,20 @@ static icBenchSample timeWorld(icWorld *world, double seconds) {
     return r;
 }
 
-// Bytes a sweep must move at least: block records read, multipliers written (in the last
+// Bytes a sweep must move at least: block records read (for cell units: the corner offsets,
+// and the constant rows unless an earlier unit's are shared), multipliers written (in the last
 // sweep of a step only), the vertex working copy read and written once, the state's
 // positions read and written and the inverse masses read by the copies.
 static double bytesPerSweep(const icModel *m) {
     const icXpbdLayout *L = m->layout;
     double blocks = (double)L->blockBytes * L->blockCount;
+    const double rowBytes = (double)L->blockBytes - 4.0 * sizeof(unsigned) * L->lanes;
+    for (int u = 0; L->unitFast && u < L->unitCount; ++u) {
+        if (!L->unitFast[u]) continue;
+        int slots = L->unitBlocks[u + 1] - L->unitBlocks[u];
+        bool shared = L->unitConstBlocks[u] != L->unitBlocks[u];
+        blocks += 8.0 * sizeof(unsigned) * L->lanes - (double)L->blockBytes * slots + (shared ? 0 : rowBytes * slots);
+    }
     double multipliers = 2.0 * L->lanes * L->real * L->blockCount / IC_BENCH_SUBSTEPS;
     double working = 2.0 * 4 * L->real * L->vertexCount;
     double state = 4.0 * 3 * sizeof(icReal) * m->vertexCount;
@@ -445,7 +453,7 @@ typedef struct icKernelVariant {
 // Every colour of every chunk once, chunk by chunk (the overflow left out): what a sweep's
 // colour passes do on one thread.
 static void kernelPass(const icXpbdLayout *L, const icXpbdKernelArgs *args, const icKernelVariant *v) {
-    icXpbdCells cells = {L->cellCorners, L->cellPattern, L->unitBlocks};
+    icXpbdCells cells = icXpbdLayout_Cells(L);
     for (int k = 0; k < L->colourCount; ++k)
         for (int u = L->colourUnits[k]; u < L->colourUnits[k + 1];) {
             bool fast = L->unitFast && L->unitFast[u] && v->cellKernel;

@@ -56,6 +56,8 @@ typedef struct icXpbdCells {
     const unsigned *corners;      ///< (units x 8 x lanes) byte offsets of the corner records
     const unsigned char *pattern; ///< (units x IC_XPBD_MAX_CELL_TETS x 4) corners of tet s
     const int *unitBlocks;        ///< the layout's: unit u is blocks unitBlocks[u] .. [u + 1]
+    const int *constBlocks;       ///< (units) where unit u's constant rows are: its own first
+                                  ///< block, or an earlier unit's with the same bytes
 } icXpbdCells;
 
 /// Projects the tets of units [unitStart, unitEnd) (all with a shared pattern) cell by cell.

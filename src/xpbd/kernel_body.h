@@ -221,11 +221,12 @@ typedef struct K_(At) {
 #endif
 _Static_assert(KL <= KB && KB % KL == 0, "a value covers part of one block");
 
-// Half h of a value: lanes o .. of block b.
-K_INLINE void K_(at)(const icXpbdKernelArgs *args, K_(At) *at, int h, int b, int o, bool damped) {
+// Half h of a value: lanes o .. of block b, whose constant rows are those of block rb (b itself,
+// or a block of a cell unit with the same bytes).
+K_INLINE void K_(at)(const icXpbdKernelArgs *args, K_(At) *at, int h, int b, int rb, int o, bool damped) {
     const char *record = args->blocks + (size_t)b * args->blockBytes;
     at->idx[h] = (const unsigned *)record + o;
-    at->rows[h] = (const KR *)(record + 4 * sizeof(unsigned) * KB) + o;
+    at->rows[h] = (const KR *)(args->blocks + (size_t)rb * args->blockBytes + 4 * sizeof(unsigned) * KB) + o;
     at->lambda[h] = (KR *)args->lambda + (size_t)b * 2 * KB + o;
     at->beta[h] = damped ? (const KR *)args->beta + (size_t)b * KB + o : NULL;
 }
@@ -379,8 +380,8 @@ __attribute__((always_inline)) static inline int K_(blocks)(const icXpbdKernelAr
         if (b + K_PREFETCH_BLOCKS < blockEnd) K_(prefetch)(args, b);
         for (int o = 0; o < KB; o += KL) {
             K_(At) at;
-            K_(at)(args, &at, 0, b, o, damped);
-            K_(at)(args, &at, 1, b, o + KL - K_HALF_, damped);
+            K_(at)(args, &at, 0, b, b, o, damped);
+            K_(at)(args, &at, 1, b, b, o + KL - K_HALF_, damped);
             KT x[4][3], w[4], wa[4][3], xp[4][3];
             K_(gather)(k, args, at.idx[0], at.idx[1], 4, x, w, wa, xp, axes, damped);
             skipped += K_(project)(k, x, w, wa, xp, &at, K_FLAGS_PASS_);
@@ -403,15 +404,16 @@ __attribute__((always_inline)) static inline int K_(cells)(const icXpbdKernelArg
         const unsigned *corners = cells->corners + (size_t)u * 8 * KB;
         const unsigned char *pattern = cells->pattern + (size_t)u * IC_XPBD_MAX_CELL_TETS * 4;
         int first = cells->unitBlocks[u], slots = cells->unitBlocks[u + 1] - first;
+        int rows = cells->constBlocks[u]; // == first unless the rows are shared (no stream)
         for (int o = 0; o < KB; o += KL) {
             const int o1 = o + KL - K_HALF_; // the second half's lanes (o itself without pairs)
             KT cx[8][3], cw[8], cwa[8][3], cxp[8][3];
             K_(gather)(k, args, corners + o, corners + o1, 8, cx, cw, cwa, cxp, axes, damped);
             for (int s = 0; s < slots; ++s) {
-                if (o == 0) K_(prefetch)(args, first + s);
+                if (o == 0 && rows == first) K_(prefetch)(args, first + s);
                 K_(At) at;
-                K_(at)(args, &at, 0, first + s, o, damped);
-                K_(at)(args, &at, 1, first + s, o1, damped);
+                K_(at)(args, &at, 0, first + s, rows + s, o, damped);
+                K_(at)(args, &at, 1, first + s, rows + s, o1, damped);
                 const unsigned char *p = pattern + 4 * s;
                 KT x[4][3], w[4], wa[4][3], xp[4][3];
                 K_UNROLL

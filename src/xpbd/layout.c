@@ -5,6 +5,8 @@
 // sec. 5.3), vertices renumbered by first use, and the AoSoA block records.
 #include "xpbd/layout.h"
 
+#include "core/hash.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -601,6 +603,9 @@ static void freeStructure(icXpbdLayout *L) {
     icFree(L->cellCorners);
     icFree(L->cellPattern);
     icFree(L->unitFast);
+    icFree(L->unitConstBlocks);
+    L->unitConstBlocks = NULL;
+    L->sharedUnits = 0;
     L->cellCorners = NULL;
     L->cellPattern = L->unitFast = NULL;
     L->colourEnd = NULL;
@@ -689,6 +694,57 @@ static void findOrigins(icXpbdLayout *L, const icModel *m) {
 
 static void *allocReals(const icXpbdLayout *L, size_t count) { return icAllocZero(count * L->real); }
 
+// The cells of a regular hex grid all have one shape, so unit after unit the blocks' constant
+// rows are the same bytes. Such a unit reads the rows of the first unit that had them (in cache)
+// instead of streaming its own: at 1M tets the rows are most of what a sweep reads from memory.
+// The numbers read are the same, so the results are the same bits.
+static bool shareCellConstants(icXpbdLayout *L) {
+    L->unitConstBlocks = IC_ALLOC(int, (size_t)L->unitCount + 1);
+    if (!L->unitConstBlocks) return false;
+    enum { IC_SHARED_CANDIDATES = 64 };
+    int candidate[IC_SHARED_CANDIDATES];
+    uint64_t candidateHash[IC_SHARED_CANDIDATES];
+    int candidates = 0;
+    const size_t offsetBytes = 4 * sizeof(unsigned) * (size_t)L->lanes;
+    const size_t rowBytes = L->blockBytes - offsetBytes;
+    for (int u = 0; u < L->unitCount; ++u) {
+        int first = L->unitBlocks[u], slots = L->unitBlocks[u + 1] - first;
+        L->unitConstBlocks[u] = first;
+        if (!L->unitFast[u]) continue;
+        uint64_t h = icHash_Word(0, (uint64_t)slots);
+        for (int s = 0; s < slots; ++s) {
+            const char *rows = L->blocks + (size_t)(first + s) * L->blockBytes + offsetBytes;
+            for (size_t i = 0; i + sizeof(uint64_t) <= rowBytes; i += sizeof(uint64_t)) {
+                uint64_t word;
+                memcpy(&word, rows + i, sizeof word);
+                h = icHash_Word(h, word);
+            }
+        }
+        int match = -1;
+        for (int c = 0; c < candidates && match < 0; ++c) {
+            int other = candidate[c], otherFirst = L->unitBlocks[other];
+            if (candidateHash[c] != h || L->unitBlocks[other + 1] - otherFirst != slots) continue;
+            bool same = true;
+            for (int s = 0; s < slots && same; ++s)
+                same = memcmp(L->blocks + (size_t)(first + s) * L->blockBytes + offsetBytes,
+                              L->blocks + (size_t)(otherFirst + s) * L->blockBytes + offsetBytes, rowBytes) == 0;
+            if (same) match = other;
+        }
+        if (match >= 0) {
+            L->unitConstBlocks[u] = L->unitBlocks[match];
+            L->sharedUnits++;
+        } else if (candidates < IC_SHARED_CANDIDATES) {
+            candidate[candidates] = u;
+            candidateHash[candidates++] = h;
+        }
+    }
+    return true;
+}
+
+icXpbdCells icXpbdLayout_Cells(const icXpbdLayout *L) {
+    return (icXpbdCells){L->cellCorners, L->cellPattern, L->unitBlocks, L->unitConstBlocks};
+}
+
 icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
     *out = NULL;
     icXpbdLayout *L = IC_ALLOC_ZERO(icXpbdLayout, 1);
@@ -755,6 +811,7 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
                 int v = corners[at] >= 0 ? L->packedOfVertex[corners[at]] : blockDummy[L->unitBlocks[u]];
                 L->cellCorners[at] = (unsigned)(v >= 0 ? v : 0) * recordBytes;
             }
+        if (!shareCellConstants(L)) goto fail;
     }
 
     bool damped = false;
@@ -785,7 +842,7 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
                sizeof(int) * ((size_t)L->phaseCount + 3 * (size_t)L->chunkCount + L->colourCount + L->unitCount + 6) +
                L->real * (4 * (size_t)L->vertexCount * (damped ? 2 : 1) + lanes * (damped ? 3 : 2)) +
                sizeof(icReal) * 6 * (size_t)m->bodyCount +
-               (L->cellCorners ? (size_t)L->unitCount * (8 * sizeof(unsigned) * L->lanes + IC_XPBD_MAX_CELL_TETS * 4 + 1) : 0);
+               (L->cellCorners ? (size_t)L->unitCount * (8 * sizeof(unsigned) * L->lanes + IC_XPBD_MAX_CELL_TETS * 4 + 1 + sizeof(int)) : 0);
     freeBuild(&B);
     icFree(order);
     icFree(blockDummy);

@@ -67,6 +67,8 @@ typedef struct icXpbdLayout {
     unsigned char *unitFast;    ///< (unitCount) 1: a shared pattern
     unsigned *cellCorners;      ///< (unitCount x 8 x lanes) byte offsets of corner records
     unsigned char *cellPattern; ///< (unitCount x IC_XPBD_MAX_CELL_TETS x 4) corners of tet s
+    int *unitConstBlocks;       ///< (unitCount) the first block whose constant rows unit u reads
+    int sharedUnits;            ///< units reading an earlier unit's rows (regular hex grids)
     int overflowTets;
 
     // Working copies (float or double per precision), rewritten every sweep.
@@ -91,6 +93,9 @@ typedef struct icXpbdLayout {
 /// Blocks a worker gets at least from one colour of a one-chunk mesh (default 24): tests
 /// set 1 so that small meshes exercise the threads. Results do not depend on it.
 void icXpbd_SetParallelGrain(int blocks);
+
+/// The cell scheme's unit data for the cell kernels (all NULL without the cell scheme).
+icXpbdCells icXpbdLayout_Cells(const icXpbdLayout *layout);
 
 /// Builds the layout for the model's bodies and def (precision, colouring).
 icResult icXpbdLayout_Create(const icModel *model, icXpbdLayout **layout);

@@ -256,7 +256,7 @@ int icXpbd_SweepPacked(const icModel *model, icState *state, icReal h) {
     if (L->sweepsLeft > 0) L->sweepsLeft--;
     T.kernel = icXpbd_SelectKernel(model->def.simd, L->precision, NULL);
     T.cellKernel = icXpbd_SelectCellKernel(model->def.simd, L->precision);
-    T.cells = (icXpbdCells){L->cellCorners, L->cellPattern, L->unitBlocks};
+    T.cells = icXpbdLayout_Cells(L);
     T.serial =
         L->precision == IC_PRECISION_FLOAT ? icXpbdKernel_ScalarFloat : icXpbdKernel_ScalarDouble;
     double t1 = profile->enabled ? nowSeconds() : 0;

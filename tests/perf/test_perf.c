@@ -204,15 +204,20 @@ IC_TEST(perf, simd_paths_agree_bitwise) {
 
 IC_TEST(perf, cell_kernel_matches_block_kernel) {
     // Units whose cells share a tet pattern keep the 8 corners in registers; projecting their
-    // blocks tet by tet instead must give the same bits.
-    for (int p = 0; p < 2; ++p) {
+    // blocks tet by tet instead must give the same bits. On the regular box the units also read
+    // the constant rows of the first unit with the same bytes (cells of one shape), the block
+    // kernel each block's own; with the rest positions jittered no two units share rows.
+    for (int p = 0; p < 4; ++p) {
+        bool jitterRest = p >= 2;
         icWorldDef def = icDefaultWorldDef();
         def.colouring = IC_COLOURING_CELL;
-        def.precision = p ? IC_PRECISION_FLOAT : IC_PRECISION_DOUBLE;
+        def.precision = p % 2 ? IC_PRECISION_FLOAT : IC_PRECISION_DOUBLE;
         icWorld *world = icCreateWorld(&def);
         icTetMesh mesh = {0};
-        int cells[3] = {6, 5, 4};
+        int cells[3] = {12, 10, 8};
         icGenerateBox(&mesh, icVec3_Make(0.6, 0.5, 0.4), cells, 6);
+        for (int i = 0; jitterRest && i < 3 * mesh.vertexCount; ++i)
+            mesh.positions[i] += icTest_Uniform(-0.005, 0.005);
         icBodyId id;
         IC_REQUIRE(icWorld_CreateSoftBody(world, &mesh, NULL, &id, NULL) == IC_OK);
         icTetMesh_Destroy(&mesh);
@@ -224,6 +229,14 @@ IC_TEST(perf, cell_kernel_matches_block_kernel) {
         int fast = 0;
         for (int u = 0; u < L->unitCount; ++u) fast += L->unitFast[u];
         IC_CHECK_INT(fast, L->unitCount);
+        // 8 colours of 120 cells, 8 units each (the last half padded). In float (N = Q Q^T
+        // rounded) every full unit has the first one's bytes, every padded one the first padded
+        // one's; double keeps Q, whose last bits follow the cell's position, so few share.
+        if (jitterRest)
+            IC_CHECK_INT(L->sharedUnits, 0);
+        else if (def.precision == IC_PRECISION_FLOAT)
+            IC_CHECK_MSG(L->sharedUnits == L->unitCount - 2, "%d of %d units share rows", L->sharedUnits,
+                         L->unitCount);
         icXpbdKernelArgs a = {0};
         a.blocks = L->blocks;
         a.blockBytes = L->blockBytes;
@@ -236,7 +249,7 @@ IC_TEST(perf, cell_kernel_matches_block_kernel) {
         a.invH = 600;
         a.invH2 = 600 * 600;
         a.loadLambda = a.storeLambda = true;
-        icXpbdCells units = {L->cellCorners, L->cellPattern, L->unitBlocks};
+        icXpbdCells units = icXpbdLayout_Cells(L);
         size_t xBytes = 4 * L->real * (size_t)L->vertexCount, lBytes = 2 * L->real * (size_t)L->lanes * L->blockCount;
         void *x0 = malloc(xBytes), *x1 = malloc(xBytes), *l0 = malloc(lBytes), *l1 = malloc(lBytes);
         memcpy(x0, L->x, xBytes);

@@ -38,7 +38,7 @@ static int kernelsUnderTest(icPrecision precision, icKernelUnderTest out[4]) {
 // Every colour of the (single-chunk) layout once, by blocks or, where units share a cell
 // pattern, by cells.
 static int sweepColours(const icXpbdLayout *L, const icXpbdKernelArgs *a, const icKernelUnderTest *k) {
-    icXpbdCells cells = {L->cellCorners, L->cellPattern, L->unitBlocks};
+    icXpbdCells cells = icXpbdLayout_Cells(L);
     int skipped = 0;
     for (int c = 0; c < L->colourCount; ++c)
         for (int u = L->colourUnits[c]; u < L->colourUnits[c + 1]; ++u) {
