@@ -228,6 +228,8 @@ static int tori(int count, int cells, double seconds) {
     d.recoveryTime = 1.0 / (5 * FPS);
     d.selfContact = true;
     d.proximity = 0.004;
+    d.maxStepMotion = 0.15; // as scenes/incompressible/tori_pile.json (no inverted tet on the way)
+    if (getenv("IC_MAX_STEP_MOTION")) d.maxStepMotion = atof(getenv("IC_MAX_STEP_MOTION"));
     icWorld_SetIncompressibleDef(w, &d);
     const double dt = 1.0 / 240;
     double worst = 0, pressure = 0, total = 0, contact = 0;
