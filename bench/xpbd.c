@@ -497,16 +497,7 @@ static void kernelMicro(const icTetMesh *mesh, const icBenchConfig *cfg, int rep
     size_t xBytes = 4 * L->real * (size_t)L->vertexCount, lambdaBytes = 2 * L->real * (size_t)L->lanes * L->blockCount;
     void *x0 = malloc(xBytes);
     memcpy(x0, L->x, xBytes);
-    icXpbdKernelArgs args = {0};
-    args.blocks = L->blocks;
-    args.blockBytes = L->blockBytes;
-    args.x = L->x;
-    args.wAxes = L->wAxes;
-    args.lambda = L->lambda;
-    args.uniform = L->uniform;
-    args.sixOverMu = L->sixOverMu;
-    args.sixOverLambda = L->sixOverLambda;
-    args.gamma = L->gamma;
+    icXpbdKernelArgs args = icXpbdLayout_KernelArgs(L);
     double h = 1.0 / 60.0 / IC_BENCH_SUBSTEPS;
     args.invH = 1.0 / h;
     args.invH2 = 1.0 / (h * h);

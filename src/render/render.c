@@ -82,6 +82,20 @@ static inline bool pixelWeights(const icReal sx[3], const icReal sy[3], icReal a
     return !(w[0] < 0 || w[1] < 0 || w[2] < 0);
 }
 
+// Pixel (x, y) of a screen triangle with corners at view depths z: inside it and nearer than the
+// z-buffer there? Then its depth is written, w holds its weights and *invZ the interpolated 1/z
+// (1/z is linear on the screen), and *at its raster index.
+static inline bool nearerPixel(icFrame *f, const icReal sx[3], const icReal sy[3], const icReal z[3],
+                               icReal area, int x, int y, icReal w[3], icReal *invZ, size_t *at) {
+    if (!pixelWeights(sx, sy, area, x + 0.5, y + 0.5, w)) return false;
+    *invZ = w[0] / z[0] + w[1] / z[1] + w[2] / z[2];
+    float depth = (float)(1.0 / *invZ);
+    *at = (size_t)y * f->width + x;
+    if (depth >= f->depth[*at]) return false;
+    f->depth[*at] = depth;
+    return true;
+}
+
 // 1, 2 or 5 times a power of ten near x.
 static icReal niceStep(icReal x) {
     icReal p = pow(10.0, floor(log10(x)));
@@ -266,17 +280,11 @@ static void drawTriangles(icFrame *f, const icView *view, const icRenderMesh *me
 
         int x0, y0, x1, y1;
         clampBox(sx, sy, f->width, f->height, &x0, &y0, &x1, &y1);
-        for (int y = y0; y <= y1; ++y) {
-            icReal py = y + 0.5;
+        for (int y = y0; y <= y1; ++y)
             for (int x = x0; x <= x1; ++x) {
-                icReal w[3];
-                if (!pixelWeights(sx, sy, area, x + 0.5, py, w)) continue;
-                // Perspective-correct: 1/z and value/z are linear on the screen.
-                icReal invZ = w[0] / z[0] + w[1] / z[1] + w[2] / z[2];
-                float depth = (float)(1.0 / invZ);
-                size_t i = (size_t)y * f->width + x;
-                if (depth >= f->depth[i]) continue;
-                f->depth[i] = depth;
+                icReal w[3], invZ;
+                size_t i;
+                if (!nearerPixel(f, sx, sy, z, area, x, y, w, &invZ, &i)) continue;
                 f->mask[i] = 1;
                 float c[3] = {flat[0], flat[1], flat[2]};
                 if (s->perVertex)
@@ -286,7 +294,6 @@ static void drawTriangles(icFrame *f, const icView *view, const icRenderMesh *me
                 for (int k = 0; k < 3; ++k) c[k] = fminf(1.0f, c[k] * light);
                 putPixel(f, x, y, c);
             }
-        }
     }
 }
 
@@ -298,19 +305,14 @@ static void fillFlat(icFrame *f, const icReal sx[3], const icReal sy[3], const i
     if (!(fabs(area) > 1e-12) || !isfinite(area)) return;
     int x0, y0, x1, y1;
     clampBox(sx, sy, f->width, f->height, &x0, &y0, &x1, &y1);
-    for (int y = y0; y <= y1; ++y) {
-        icReal py = y + 0.5;
+    for (int y = y0; y <= y1; ++y)
         for (int x = x0; x <= x1; ++x) {
-            icReal w[3];
-            if (!pixelWeights(sx, sy, area, x + 0.5, py, w)) continue;
-            float depth = (float)(1.0 / (w[0] / z[0] + w[1] / z[1] + w[2] / z[2]));
-            size_t i = (size_t)y * f->width + x;
-            if (depth >= f->depth[i]) continue;
-            f->depth[i] = depth;
+            icReal w[3], invZ;
+            size_t i;
+            if (!nearerPixel(f, sx, sy, z, area, x, y, w, &invZ, &i)) continue;
             f->mask[i] = 0;
             putPixel(f, x, y, c);
         }
-    }
 }
 
 // Obstacles in one colour. Unlike the mesh they are clipped at a near plane nearZ in front of

@@ -745,6 +745,22 @@ icXpbdCells icXpbdLayout_Cells(const icXpbdLayout *L) {
     return (icXpbdCells){L->cellCorners, L->cellPattern, L->unitBlocks, L->unitConstBlocks};
 }
 
+icXpbdKernelArgs icXpbdLayout_KernelArgs(const icXpbdLayout *L) {
+    icXpbdKernelArgs a = {0};
+    a.blocks = L->blocks;
+    a.blockBytes = L->blockBytes;
+    a.x = L->x;
+    a.wAxes = L->wAxes;
+    a.xPrev = L->xPrev;
+    a.beta = L->beta;
+    a.lambda = L->lambda;
+    a.uniform = L->uniform;
+    a.sixOverMu = L->sixOverMu;
+    a.sixOverLambda = L->sixOverLambda;
+    a.gamma = L->gamma;
+    return a;
+}
+
 icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
     *out = NULL;
     icXpbdLayout *L = IC_ALLOC_ZERO(icXpbdLayout, 1);

@@ -96,6 +96,9 @@ void icXpbd_SetParallelGrain(int blocks);
 
 /// The cell scheme's unit data for the cell kernels (all NULL without the cell scheme).
 icXpbdCells icXpbdLayout_Cells(const icXpbdLayout *layout);
+/// Kernel arguments pointing at the layout's records, working copy and material; the caller
+/// sets the step (invH, invH2) and whether multipliers are read and kept.
+icXpbdKernelArgs icXpbdLayout_KernelArgs(const icXpbdLayout *layout);
 
 /// Builds the layout for the model's bodies and def (precision, colouring).
 icResult icXpbdLayout_Create(const icModel *model, icXpbdLayout **layout);

@@ -237,17 +237,7 @@ int icXpbd_SweepPacked(const icModel *model, icState *state, icReal h) {
         gatherMultipliers(L, state);
         L->stateStale = false;
     }
-    T.args.blocks = L->blocks;
-    T.args.blockBytes = L->blockBytes;
-    T.args.x = L->x;
-    T.args.wAxes = L->wAxes;
-    T.args.xPrev = L->xPrev;
-    T.args.beta = L->beta;
-    T.args.lambda = L->lambda;
-    T.args.uniform = L->uniform;
-    T.args.sixOverMu = L->sixOverMu;
-    T.args.sixOverLambda = L->sixOverLambda;
-    T.args.gamma = L->gamma;
+    T.args = icXpbdLayout_KernelArgs(L);
     T.args.invH = 1.0 / h;
     T.args.invH2 = 1.0 / (h * h);
     T.args.loadLambda = !(known && L->lambdaWhere == IC_XPBD_LAMBDA_ZERO);

@@ -237,15 +237,7 @@ IC_TEST(perf, cell_kernel_matches_block_kernel) {
         else if (def.precision == IC_PRECISION_FLOAT)
             IC_CHECK_MSG(L->sharedUnits == L->unitCount - 2, "%d of %d units share rows", L->sharedUnits,
                          L->unitCount);
-        icXpbdKernelArgs a = {0};
-        a.blocks = L->blocks;
-        a.blockBytes = L->blockBytes;
-        a.x = L->x;
-        a.lambda = L->lambda;
-        a.uniform = L->uniform;
-        a.sixOverMu = L->sixOverMu;
-        a.sixOverLambda = L->sixOverLambda;
-        a.gamma = L->gamma;
+        icXpbdKernelArgs a = icXpbdLayout_KernelArgs(L);
         a.invH = 600;
         a.invH2 = 600 * 600;
         a.loadLambda = a.storeLambda = true;

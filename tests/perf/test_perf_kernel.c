@@ -72,14 +72,7 @@ static void checkWorld(icWorld *world, const char *what) {
     IC_REQUIRE(L && L->chunkCount == 1);
     icKernelUnderTest kernels[4];
     int count = kernelsUnderTest(L->precision, kernels);
-    icXpbdKernelArgs a = {0};
-    a.blocks = L->blocks;
-    a.blockBytes = L->blockBytes;
-    a.lambda = L->lambda;
-    a.uniform = L->uniform;
-    a.sixOverMu = L->sixOverMu;
-    a.sixOverLambda = L->sixOverLambda;
-    a.gamma = L->gamma;
+    icXpbdKernelArgs a = icXpbdLayout_KernelArgs(L); // no per-axis masses or damping here
     a.invH = 480;
     a.invH2 = 480.0 * 480.0;
     a.loadLambda = false;
