@@ -64,6 +64,8 @@ typedef struct icShots {
     double obstacleLowest; ///< lowest y of any obstacle in any frame
     bool hasFloor;         ///< the scene has a plane facing up: the ground goes there
     double floorHeight;
+    int wallCount; ///< the scene's other planes, drawn as walls
+    icRenderPlane walls[IC_RENDER_MAX_WALLS];
 } icShots;
 
 typedef struct icRenderArgs {
@@ -310,11 +312,16 @@ static bool addObstacles(icShots *shots, const icWorld *world, int *index) {
 }
 
 // The highest plane facing straight up is the floor bodies land on: the ground grid goes
-// there rather than under the lowest body, which could hide the colliders below it.
-static void findFloor(icShots *shots, const icWorld *world) {
+// there rather than under the lowest body, which could hide the colliders below it. The other
+// planes (walls, slopes, ceilings) are drawn as walls; lower floors lie under the ground.
+static void findPlanes(icShots *shots, const icWorld *world) {
     for (int i = 0; i < icWorld_GetPlaneCount(world); ++i) {
         icPlaneDef plane = icWorld_GetPlane(world, i);
-        if (!(plane.normal.y > 0.999)) continue;
+        if (!(plane.normal.y > 0.999)) {
+            if (shots->wallCount < IC_RENDER_MAX_WALLS)
+                shots->walls[shots->wallCount++] = (icRenderPlane){plane.normal, plane.offset};
+            continue;
+        }
         double height = plane.offset / plane.normal.y;
         if (!shots->hasFloor || height > shots->floorHeight) shots->floorHeight = height;
         shots->hasFloor = true;
@@ -358,7 +365,7 @@ static int collectScene(const icRenderArgs *args, icShots *shots) {
         printDiag(&diag);
         return 2;
     }
-    findFloor(shots, scene.world);
+    findPlanes(shots, scene.world);
     icRunOptions run = icDefaultRunOptions();
     run.writeOutput = false;
     run.progress = false;
@@ -412,6 +419,8 @@ static int drawShots(const icRenderArgs *args, const icShots *shots) {
         def.hasGroundHeight = true;
         def.groundHeight = fmin(shots->lower.y, shots->obstacleLowest);
     }
+    def.wallCount = shots->wallCount;
+    def.walls = shots->walls;
     def.fieldLabel = s_fieldLabels[args->field];
     if (args->field == FIELD_J || args->field == FIELD_PRESSURE) {
         def.colourMap = IC_COLOURMAP_DIVERGING;

@@ -56,6 +56,14 @@ typedef struct icRenderMesh {
     const icReal *triangleValues; ///< (triangleCount) or NULL
 } icRenderMesh;
 
+/// A plane for icRenderDef.walls: the points with normal . x >= offset are inside.
+typedef struct icRenderPlane {
+    icVec3 normal;
+    icReal offset;
+} icRenderPlane;
+
+#define IC_RENDER_MAX_WALLS 64
+
 /// How a picture is drawn. Get defaults from icDefaultRenderDef().
 typedef struct icRenderDef {
     int width, height;    ///< pixels, 16..8192; default 960 x 640
@@ -85,6 +93,15 @@ typedef struct icRenderDef {
     /// or no triangles: none, and the picture is exactly what it was without this field.
     const icRenderMesh *obstacles;
     uint8_t obstacleColour[3]; ///< default a mid grey
+    /// Walls: planes the bodies stay on the inner side of (normal . x >= offset; normals of any
+    /// length, the ground excepted: it is drawn on its own). Each is cut to the frame box grown
+    /// by its half diagonal (up to a little above the frame's top), to the ground and to the
+    /// other walls' inner sides, and drawn in wallColour only when the camera is on its inner
+    /// side: a wall between the camera and the bodies is left out, so the far walls of a box
+    /// show and the near ones do not. At most IC_RENDER_MAX_WALLS; 0 (default): none.
+    int wallCount;
+    const icRenderPlane *walls;
+    uint8_t wallColour[3]; ///< default a light blue-grey
 } icRenderDef;
 
 icRenderDef icDefaultRenderDef(void);
@@ -106,7 +123,7 @@ typedef struct icColliderSurface {
     int vertexCount;
     icReal *positions; ///< (vertexCount x 3), m
     int triangleCount;
-    int *triangles;    ///< (triangleCount x 3), counter-clockwise seen from outside
+    int *triangles; ///< (triangleCount x 3), counter-clockwise seen from outside
     int vertexCapacity, triangleCapacity; ///< growth bookkeeping (array elements), internal
 } icColliderSurface;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The software renderer: sky gradient, ground plane with grid and a soft contact shadow,
 // z-buffered triangles with Lambert shading (2x2 supersampled), grey obstacles (colliders) in
-// the same z-buffer, then the colour bar.
+// the same z-buffer, walls (planes) cut to the picture's region, then the colour bar.
 #include "render/font.h"
 #include "render/render_internal.h"
 
@@ -32,6 +32,10 @@ icRenderDef icDefaultRenderDef(void) {
     memcpy(def.background, sky, 3);
     def.obstacles = NULL;
     memcpy(def.obstacleColour, grey, 3);
+    def.wallCount = 0;
+    def.walls = NULL;
+    const uint8_t wall[3] = {214, 220, 228};
+    memcpy(def.wallColour, wall, 3);
     return def;
 }
 
@@ -85,8 +89,9 @@ static inline bool pixelWeights(const icReal sx[3], const icReal sy[3], icReal a
 // Pixel (x, y) of a screen triangle with corners at view depths z: inside it and nearer than the
 // z-buffer there? Then its depth is written, w holds its weights and *invZ the interpolated 1/z
 // (1/z is linear on the screen), and *at its raster index.
-static inline bool nearerPixel(icFrame *f, const icReal sx[3], const icReal sy[3], const icReal z[3],
-                               icReal area, int x, int y, icReal w[3], icReal *invZ, size_t *at) {
+static inline bool nearerPixel(icFrame *f, const icReal sx[3], const icReal sy[3],
+                               const icReal z[3], icReal area, int x, int y, icReal w[3],
+                               icReal *invZ, size_t *at) {
     if (!pixelWeights(sx, sy, area, x + 0.5, y + 0.5, w)) return false;
     *invZ = w[0] / z[0] + w[1] / z[1] + w[2] / z[2];
     float depth = (float)(1.0 / *invZ);
@@ -315,50 +320,132 @@ static void fillFlat(icFrame *f, const icReal sx[3], const icReal sy[3], const i
         }
 }
 
-// Obstacles in one colour. Unlike the mesh they are clipped at a near plane nearZ in front of
-// the eye rather than dropped when a corner lies behind it: a collider may reach past the
-// camera (a long step, a ground box), and dropping its big triangles would leave holes.
+// The part of the convex polygon p (n corners) whose levels s (one per corner) are >= c:
+// Sutherland-Hodgman against one plane, at most n + 1 corners into out.
+static int clipPolygon(const icVec3 *p, const icReal *s, int n, icReal c, icVec3 *out) {
+    int m = 0;
+    for (int k = 0; k < n; ++k) {
+        int l = (k + 1) % n;
+        if (s[k] >= c) out[m++] = p[k];
+        if ((s[k] >= c) != (s[l] >= c))
+            out[m++] = icVec3_MulAdd(p[k], (c - s[k]) / (s[l] - s[k]), icVec3_Sub(p[l], p[k]));
+    }
+    return m;
+}
+
+// Corners a wall's polygon can have: a square cut by the other walls, the ground, the six
+// faces of the region box, its top and the near plane, one corner more for each.
+enum { IC_POLYGON_CORNERS = 4 + IC_RENDER_MAX_WALLS + 9 };
+
+// A flat-coloured convex polygon in world space (n <= IC_POLYGON_CORNERS - 1 corners), clipped
+// at a near plane nearZ in front of the eye rather than dropped when a corner lies behind it:
+// a collider or wall may reach past the camera, and dropping it would leave holes.
+static void drawFlatPolygon(icFrame *f, const icView *view, const icVec3 *p, int n,
+                            const float c[3], icReal nearZ) {
+    icReal z[IC_POLYGON_CORNERS];
+    for (int k = 0; k < n; ++k) z[k] = icVec3_Dot(icVec3_Sub(p[k], view->eye), view->forward);
+    icVec3 q[IC_POLYGON_CORNERS];
+    n = clipPolygon(p, z, n, nearZ, q);
+    if (n < 3) return;
+    icReal sx[IC_POLYGON_CORNERS], sy[IC_POLYGON_CORNERS], sz[IC_POLYGON_CORNERS];
+    for (int k = 0; k < n; ++k) {
+        icVec3 d = icVec3_Sub(q[k], view->eye);
+        sz[k] = fmax(nearZ, icVec3_Dot(d, view->forward));
+        sx[k] = (0.5 + 0.5 * icVec3_Dot(d, view->right) / (sz[k] * view->tanHalf * view->aspect)) *
+                f->width;
+        sy[k] = (0.5 - 0.5 * icVec3_Dot(d, view->up) / (sz[k] * view->tanHalf)) * f->height;
+    }
+    for (int k = 1; k + 1 < n; ++k) { // a fan from corner 0
+        icReal ax[3] = {sx[0], sx[k], sx[k + 1]}, ay[3] = {sy[0], sy[k], sy[k + 1]},
+               az[3] = {sz[0], sz[k], sz[k + 1]};
+        fillFlat(f, ax, ay, az, c);
+    }
+}
+
+// Obstacles in one colour, each triangle lit as a whole.
 static void drawObstacles(icFrame *f, const icView *view, const icRenderMesh *mesh,
                           const icShading *s, const float colour[3], icReal nearZ) {
     for (int t = 0; t < mesh->triangleCount; ++t) {
         const int *tri = mesh->triangles + 3 * (size_t)t;
         icVec3 p[3];
-        icReal z[3];
         bool finite = true;
         for (int k = 0; k < 3; ++k) {
             p[k] = icVec3_Load(mesh->positions, tri[k]);
             finite = finite && icVec3_IsFinite(p[k]);
-            z[k] = icVec3_Dot(icVec3_Sub(p[k], view->eye), view->forward);
         }
         if (!finite) continue;
-        // Sutherland-Hodgman against z >= nearZ: the part in front has 0, 3 or 4 corners.
-        icVec3 q[4];
-        int n = 0;
-        for (int k = 0; k < 3; ++k) {
-            int l = (k + 1) % 3;
-            if (z[k] >= nearZ) q[n++] = p[k];
-            if ((z[k] >= nearZ) != (z[l] >= nearZ))
-                q[n++] =
-                    icVec3_MulAdd(p[k], (nearZ - z[k]) / (z[l] - z[k]), icVec3_Sub(p[l], p[k]));
-        }
-        if (n < 3) continue;
         float light = lambert(s, view, p), c[3];
         for (int k = 0; k < 3; ++k) c[k] = fminf(1.0f, colour[k] * light);
-        icReal sx[4], sy[4], sz[4];
-        for (int k = 0; k < n; ++k) {
-            icVec3 d = icVec3_Sub(q[k], view->eye);
-            sz[k] = fmax(nearZ, icVec3_Dot(d, view->forward));
-            sx[k] =
-                (0.5 + 0.5 * icVec3_Dot(d, view->right) / (sz[k] * view->tanHalf * view->aspect)) *
-                f->width;
-            sy[k] = (0.5 - 0.5 * icVec3_Dot(d, view->up) / (sz[k] * view->tanHalf)) * f->height;
+        drawFlatPolygon(f, view, p, 3, c, nearZ);
+    }
+}
+
+// Is the eye on the wall's inner side? Only then is the wall drawn: from outside it would
+// stand between the camera and the bodies.
+static bool wallFacesEye(const icRenderPlane *wall, icVec3 eye) {
+    return icVec3_Dot(wall->normal, eye) > wall->offset;
+}
+
+// The walls the camera sees from their inner side, each a polygon on its plane: a square
+// around the frame's centre cut to the region box (the frame grown by `radius`, topped a
+// little above the frame), to the ground and to the other walls' inner sides.
+static void drawWalls(icFrame *f, const icView *view, const icRenderDef *def, const icGround *g,
+                      icVec3 lower, icVec3 upper, icReal radius, const icShading *s, icReal nearZ) {
+    icVec3 centre = icVec3_Scale(0.5, icVec3_Add(lower, upper));
+    icReal top = -DBL_MAX;
+    for (int c = 0; c < 8; ++c)
+        top = fmax(top, icVec3_Dot(icVec3_Make(c & 1 ? upper.x : lower.x, c & 2 ? upper.y : lower.y,
+                                               c & 4 ? upper.z : lower.z),
+                                   g->normal));
+    float colour[3];
+    for (int k = 0; k < 3; ++k) colour[k] = def->wallColour[k] / 255.0f;
+    for (int w = 0; w < def->wallCount; ++w) {
+        if (!wallFacesEye(&def->walls[w], view->eye)) continue;
+        icReal length = icVec3_Length(def->walls[w].normal);
+        icVec3 n = icVec3_Scale(1 / length, def->walls[w].normal);
+        icReal offset = def->walls[w].offset / length;
+        icVec3 a = icVec3_Normalize(
+            icVec3_Cross(n, fabs(n.x) < 0.9 ? icVec3_Make(1, 0, 0) : icVec3_Make(0, 0, 1)));
+        icVec3 b = icVec3_Cross(n, a);
+        icVec3 o = icVec3_MulAdd(centre, offset - icVec3_Dot(n, centre), n);
+        icReal half = 8 * radius; // reaches past every corner of the region box
+        icVec3 p[IC_POLYGON_CORNERS], q[IC_POLYGON_CORNERS];
+        int count = 4;
+        for (int k = 0; k < 4; ++k)
+            p[k] = icVec3_MulAdd(icVec3_MulAdd(o, (k == 1 || k == 2) ? half : -half, a),
+                                 k >= 2 ? half : -half, b);
+        // Cuts: level(x) = dir . x >= c for each plane that bounds the wall.
+        icVec3 dirs[IC_POLYGON_CORNERS];
+        icReal cuts[IC_POLYGON_CORNERS];
+        int cutCount = 0;
+        for (int axis = 0; axis < 3; ++axis) {
+            icVec3 e = icVec3_Make(axis == 0, axis == 1, axis == 2);
+            dirs[cutCount] = e, cuts[cutCount++] = icVec3_Dot(e, lower) - radius;
+            dirs[cutCount] = icVec3_Neg(e), cuts[cutCount++] = -icVec3_Dot(e, upper) - radius;
         }
-        fillFlat(f, sx, sy, sz, c);
-        if (n == 4) {
-            icReal ax[3] = {sx[0], sx[2], sx[3]}, ay[3] = {sy[0], sy[2], sy[3]},
-                   az[3] = {sz[0], sz[2], sz[3]};
-            fillFlat(f, ax, ay, az, c);
+        dirs[cutCount] = icVec3_Neg(g->normal), cuts[cutCount++] = -(top + 0.05 * radius);
+        // A wall lying in the ground's plane is not cut by it (it could vanish or not).
+        if (fabs(icVec3_Dot(n, g->normal)) < 0.9998)
+            dirs[cutCount] = g->normal, cuts[cutCount++] = g->height;
+        for (int v = 0; v < def->wallCount; ++v) {
+            if (v == w) continue;
+            icReal lv = icVec3_Length(def->walls[v].normal);
+            dirs[cutCount] = icVec3_Scale(1 / lv, def->walls[v].normal);
+            cuts[cutCount++] = def->walls[v].offset / lv;
         }
+        for (int c = 0; c < cutCount && count >= 3; ++c) {
+            icReal level[IC_POLYGON_CORNERS];
+            for (int k = 0; k < count; ++k) level[k] = icVec3_Dot(dirs[c], p[k]);
+            count = clipPolygon(p, level, count, cuts[c], q);
+            memcpy(p, q, sizeof(icVec3) * (size_t)count);
+        }
+        if (count < 3) continue;
+        // Softer than the bodies' shading: a wall is background, and a dark one would draw
+        // the eye.
+        icVec3 corners[3] = {o, icVec3_Add(o, a), icVec3_Add(o, b)};
+        float light = 0.6f + 0.4f * lambert(s, view, corners), c[3];
+        for (int k = 0; k < 3; ++k) c[k] = fminf(1.0f, colour[k] * light);
+        drawFlatPolygon(f, view, p, count, c, nearZ);
     }
 }
 
@@ -494,6 +581,18 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
     } else {
         obstacles = NULL;
     }
+    if (def->wallCount < 0 || def->wallCount > IC_RENDER_MAX_WALLS ||
+        (def->wallCount > 0 && !def->walls))
+        return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, "", 0,
+                          "%d walls (at most %d, and an array for them)", def->wallCount,
+                          IC_RENDER_MAX_WALLS);
+    for (int w = 0; w < def->wallCount; ++w) {
+        icReal length = icVec3_Length(def->walls[w].normal);
+        if (!(length > 0) || !isfinite(length) || !isfinite(def->walls[w].offset))
+            return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,
+                              "wall %d: the normal must be finite and non-zero, the offset finite",
+                              w);
+    }
     bool hasField = mesh->vertexValues || mesh->triangleValues;
     bool bar = hasField && def->colourBar && def->width > 2 * IC_BAR_SPACE;
     icVec3 lower, upper;
@@ -553,7 +652,9 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
     g.spacing = niceStep(radius / 3);
     g.shadowHalf = 1.5 * radius;
     if (def->groundGrid) buildShadow(&g, mesh);
-    drawBackground(&f, &view, def, &g, obstacles ? 1e-4 : 0);
+    int wallsSeen = 0;
+    for (int w = 0; w < def->wallCount; ++w) wallsSeen += wallFacesEye(&def->walls[w], view.eye);
+    drawBackground(&f, &view, def, &g, obstacles || wallsSeen > 0 ? 1e-4 : 0);
     icFree(g.shadow);
 
     icShading s;
@@ -574,6 +675,9 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
         drawObstacles(&f, &view, obstacles, &s, grey,
                       1e-3 * icVec3_Distance(camera.eye, camera.target));
     }
+    if (wallsSeen > 0)
+        drawWalls(&f, &view, def, &g, lower, upper, radius, &s,
+                  1e-3 * icVec3_Distance(camera.eye, camera.target));
     drawTriangles(&f, &view, mesh, &s);
 
     int surfacePixels = 0;
