@@ -2,7 +2,8 @@
 // Obstacles (colliders) in pictures: drawn in their own neutral colour where they project and
 // nowhere else, never coloured by the field, in one z-buffer with the body, clipped rather
 // than dropped when they reach behind the camera, without moving the camera; and no obstacles
-// leave the picture exactly as it was. `isochor render` draws a scene's colliders.
+// leave the picture exactly as it was. `isochor render` draws a scene's colliders, and its
+// planes other than the floor as walls (the renderer's walls: test_render_walls.c).
 #include "test.h"
 
 #include "isochor/formats.h"
@@ -387,4 +388,43 @@ IC_TEST(render, cli_draws_scene_colliders) {
     IC_CHECK_MSG(moved > 30, "%d pixels changed between frames 0 and 2", moved);
     for (int f = 0; f < 3; ++f) icImage_Destroy(&a[f]);
     icImage_Destroy(&b);
+}
+
+// A floor and a wall behind the body (z >= -0.4) against the floor alone: every pixel that
+// changed is the default wall colour (a light blue-grey, shaded), and there are many.
+IC_TEST(render, cli_draws_scene_walls) {
+    const char *dir = icTest_TempDir();
+    char with[1300], without[1300], args[3000], path[1300];
+    snprintf(with, sizeof with, "%s/walls.json", dir);
+    snprintf(without, sizeof without, "%s/floor.json", dir);
+    const char *floor = "{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}}";
+    char colliders[600];
+    snprintf(colliders, sizeof colliders,
+             "%s, {\"plane\": {\"normal\": [0, 0, 1], \"offset\": -0.4}}", floor);
+    writeScene(with, colliders);
+    writeScene(without, floor);
+    icImage a, b;
+    snprintf(args, sizeof args, "'%s' --frame 0 --out '%s/walls' --size 160x120 --field none", with,
+             dir);
+    IC_REQUIRE(runCli(args) == 0);
+    snprintf(args, sizeof args, "'%s' --frame 0 --out '%s/floor' --size 160x120 --field none",
+             without, dir);
+    IC_REQUIRE(runCli(args) == 0);
+    snprintf(path, sizeof path, "%s/walls/frame_0000.png", dir);
+    IC_REQUIRE(icImage_LoadPng(&a, path, NULL) == IC_OK);
+    snprintf(path, sizeof path, "%s/floor/frame_0000.png", dir);
+    IC_REQUIRE(icImage_LoadPng(&b, path, NULL) == IC_OK);
+    icRenderDef def = icDefaultRenderDef();
+    int changed = 0, wall = 0;
+    for (int i = 0; i < 160 * 120; ++i) {
+        const uint8_t *p = a.rgb + 3 * i, *q = b.rgb + 3 * i;
+        if (memcmp(p, q, 3) == 0) continue;
+        ++changed;
+        // The default colour times a light in [0.74, 1]: blue above red, a little.
+        bool hue = p[2] > p[0] && p[2] - p[0] < 2 * (def.wallColour[2] - def.wallColour[0]);
+        wall += hue && p[0] > def.wallColour[0] * 7 / 10 && p[0] <= def.wallColour[0];
+    }
+    IC_CHECK_MSG(changed > 160 * 120 / 10, "%d pixels changed", changed);
+    IC_CHECK_MSG(wall > changed * 9 / 10, "%d of %d changed pixels the wall's", wall, changed);
+    icImage_Destroy(&a), icImage_Destroy(&b);
 }

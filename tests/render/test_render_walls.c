@@ -2,16 +2,13 @@
 // Walls (planes other than the ground) in pictures: drawn only from their inner side, in
 // their own colour behind the body, cut to each other, to the region around the frame and to
 // its top; a wall seen from outside leaves the picture exactly as it was; bad walls are
-// refused with exact codes; `isochor render` draws a scene's non-floor planes.
+// refused with exact codes. The command line's walls: test_render_obstacles.c.
 #include "test.h"
 
 #include "isochor/formats.h"
 #include "isochor/render.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 static const uint8_t *pixel(const icImage *image, int x, int y) {
     return image->rgb + 3 * ((size_t)y * image->width + x);
@@ -154,66 +151,4 @@ IC_TEST(render, bad_walls_are_refused) {
     icImage_Destroy(&image);
     icTetMesh_Destroy(&mesh);
     IC_CHECK_INT(icGetByteCount(), bytes);
-}
-
-// ---------------------------------------------------------------------------------------
-// The command line: a scene's planes other than its floor are walls.
-
-static int runCli(const char *args) {
-    char command[4096];
-    snprintf(command, sizeof command, "'%s' render %s > /dev/null 2>&1", IC_CLI_PATH, args);
-    int status = system(command);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static void writeScene(const char *path, const char *colliders) {
-    FILE *fp = fopen(path, "w");
-    IC_REQUIRE(fp);
-    fprintf(fp,
-            "{\"dt\": 0.02, \"frames\": 1, \"gravity\": [0, 0, 0],\n"
-            " \"solver\": {\"substeps\": 2, \"iterations\": 1},\n"
-            " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.4, 0.4, 0.4], "
-            "\"cells\": 2}, \"translate\": [0, 0.2, 0]}],\n"
-            " \"colliders\": [%s]}\n",
-            colliders);
-    fclose(fp);
-}
-
-// A floor and a wall behind the body (z >= -0.4) against the floor alone: every pixel that
-// changed is the default wall colour (a light blue-grey, shaded), and there are many.
-IC_TEST(render, cli_draws_scene_walls) {
-    const char *dir = icTest_TempDir();
-    char with[1300], without[1300], args[3000], path[1300];
-    snprintf(with, sizeof with, "%s/walls.json", dir);
-    snprintf(without, sizeof without, "%s/floor.json", dir);
-    const char *floor = "{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}}";
-    char colliders[600];
-    snprintf(colliders, sizeof colliders,
-             "%s, {\"plane\": {\"normal\": [0, 0, 1], \"offset\": -0.4}}", floor);
-    writeScene(with, colliders);
-    writeScene(without, floor);
-    icImage a, b;
-    snprintf(args, sizeof args, "'%s' --frame 0 --out '%s/walls' --size 160x120 --field none", with,
-             dir);
-    IC_REQUIRE(runCli(args) == 0);
-    snprintf(args, sizeof args, "'%s' --frame 0 --out '%s/floor' --size 160x120 --field none",
-             without, dir);
-    IC_REQUIRE(runCli(args) == 0);
-    snprintf(path, sizeof path, "%s/walls/frame_0000.png", dir);
-    IC_REQUIRE(icImage_LoadPng(&a, path, NULL) == IC_OK);
-    snprintf(path, sizeof path, "%s/floor/frame_0000.png", dir);
-    IC_REQUIRE(icImage_LoadPng(&b, path, NULL) == IC_OK);
-    icRenderDef def = icDefaultRenderDef();
-    int changed = 0, wall = 0;
-    for (int i = 0; i < 160 * 120; ++i) {
-        const uint8_t *p = a.rgb + 3 * i, *q = b.rgb + 3 * i;
-        if (memcmp(p, q, 3) == 0) continue;
-        ++changed;
-        // The default colour times a light in [0.74, 1]: blue above red, a little.
-        bool hue = p[2] > p[0] && p[2] - p[0] < 2 * (def.wallColour[2] - def.wallColour[0]);
-        wall += hue && p[0] > def.wallColour[0] * 7 / 10 && p[0] <= def.wallColour[0];
-    }
-    IC_CHECK_MSG(changed > 160 * 120 / 10, "%d pixels changed", changed);
-    IC_CHECK_MSG(wall > changed * 9 / 10, "%d of %d changed pixels the wall's", wall, changed);
-    icImage_Destroy(&a), icImage_Destroy(&b);
 }
