@@ -320,24 +320,26 @@ static void fillFlat(icFrame *f, const icReal sx[3], const icReal sy[3], const i
         }
 }
 
+// Corners a wall's polygon can have: a square cut by the other walls, the ground, the six
+// faces of the region box, its top and the near plane, one corner more for each.
+enum { IC_POLYGON_CORNERS = 4 + IC_RENDER_MAX_WALLS + 9 };
+
 // The part of the convex polygon p (n corners) whose levels s (one per corner) are >= c:
-// Sutherland-Hodgman against one plane, at most n + 1 corners into out.
+// Sutherland-Hodgman against one plane, n + 1 corners at most into out. Rounding can make a
+// nearly flat polygon cross the plane more than twice; corners past IC_POLYGON_CORNERS are
+// then dropped rather than written past the end.
 static int clipPolygon(const icVec3 *p, const icReal *s, int n, icReal c, icVec3 *out) {
     int m = 0;
     for (int k = 0; k < n; ++k) {
         int l = (k + 1) % n;
-        if (s[k] >= c) out[m++] = p[k];
-        if ((s[k] >= c) != (s[l] >= c))
+        if (s[k] >= c && m < IC_POLYGON_CORNERS) out[m++] = p[k];
+        if ((s[k] >= c) != (s[l] >= c) && m < IC_POLYGON_CORNERS)
             out[m++] = icVec3_MulAdd(p[k], (c - s[k]) / (s[l] - s[k]), icVec3_Sub(p[l], p[k]));
     }
     return m;
 }
 
-// Corners a wall's polygon can have: a square cut by the other walls, the ground, the six
-// faces of the region box, its top and the near plane, one corner more for each.
-enum { IC_POLYGON_CORNERS = 4 + IC_RENDER_MAX_WALLS + 9 };
-
-// A flat-coloured convex polygon in world space (n <= IC_POLYGON_CORNERS - 1 corners), clipped
+// A flat-coloured convex polygon in world space (n <= IC_POLYGON_CORNERS corners), clipped
 // at a near plane nearZ in front of the eye rather than dropped when a corner lies behind it:
 // a collider or wall may reach past the camera, and dropping it would leave holes.
 static void drawFlatPolygon(icFrame *f, const icView *view, const icVec3 *p, int n,
