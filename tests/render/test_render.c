@@ -2,7 +2,7 @@
 // Pictures are checked by their content: the object covers the pixels it projects to and
 // no others, the ground shows grid lines, the colour bar runs through the colour map, and
 // field colours follow the field.
-#include "test.h"
+#include "render_testing.h"
 
 #include "isochor/formats.h"
 #include "isochor/render.h"
@@ -11,11 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const uint8_t *pixel(const icImage *image, int x, int y) {
-    return image->rgb + 3 * ((size_t)y * image->width + x);
-}
-
-static bool isOrange(const uint8_t *p) { return p[0] > p[1] + 20 && p[1] > p[2] + 20; }
 static bool isGrey(const uint8_t *p) { return abs(p[0] - p[1]) < 14 && abs(p[1] - p[2]) < 14; }
 static int luminance(const uint8_t *p) { return (p[0] * 3 + p[1] * 6 + p[2]) / 10; }
 
@@ -32,15 +27,10 @@ static void projectBox(const icCamera *camera, icVec3 lo, icVec3 hi, int *x0, in
     *x0 = (int)floor(minX), *y0 = (int)floor(minY), *x1 = (int)ceil(maxX), *y1 = (int)ceil(maxY);
 }
 
-static void makeCube(icTetMesh *mesh) {
-    int cells[3] = {3, 3, 3};
-    IC_CHECK_RESULT(icGenerateBox(mesh, icVec3_Make(1, 1, 1), cells, 6), IC_OK);
-}
-
 IC_TEST(render, object_covers_its_projection) {
     int64_t bytes = icGetByteCount();
     icTetMesh mesh;
-    makeCube(&mesh);
+    renderTestCube(&mesh);
     icRenderDef def = icDefaultRenderDef();
     def.width = 320, def.height = 240;
     icImage image;
@@ -55,7 +45,7 @@ IC_TEST(render, object_covers_its_projection) {
     int inside = 0, outside = 0;
     for (int y = 0; y < 240; ++y)
         for (int x = 0; x < 320; ++x) {
-            bool orange = isOrange(pixel(&image, x, y));
+            bool orange = renderIsOrange(renderPixel(&image, x, y));
             bool in = x >= x0 - 1 && x <= x1 + 1 && y >= y0 - 1 && y <= y1 + 1;
             inside += orange && in;
             outside += orange && !in;
@@ -64,7 +54,7 @@ IC_TEST(render, object_covers_its_projection) {
     IC_CHECK_MSG(inside > area / 2, "%d object pixels in a %d-pixel box", inside, area);
     IC_CHECK_INT(outside, 0);
     IC_CHECK(abs(info.surfacePixels - inside) < inside / 10 + 10);
-    IC_CHECK(isOrange(pixel(&image, (x0 + x1) / 2, (y0 + y1) / 2)));
+    IC_CHECK(renderIsOrange(renderPixel(&image, (x0 + x1) / 2, (y0 + y1) / 2)));
     // No field: no colour bar.
     IC_CHECK_INT(info.barX1, 0);
     icImage_Destroy(&image);
@@ -75,10 +65,10 @@ IC_TEST(render, object_covers_its_projection) {
 // Grid lines show as repeated dark dips along a row of the ground; without the grid the
 // same row is a smooth gradient.
 static int gridDips(const icImage *image, int y) {
-    int dips = 0, base = luminance(pixel(image, 0, y));
+    int dips = 0, base = luminance(renderPixel(image, 0, y));
     bool inDip = false;
     for (int x = 1; x < image->width * 2 / 3; ++x) {
-        const uint8_t *p = pixel(image, x, y);
+        const uint8_t *p = renderPixel(image, x, y);
         int l = luminance(p);
         if (!inDip && l < base - 20 && isGrey(p)) {
             inDip = true;
@@ -93,7 +83,7 @@ static int gridDips(const icImage *image, int y) {
 
 IC_TEST(render, ground_grid_present) {
     icTetMesh mesh;
-    makeCube(&mesh);
+    renderTestCube(&mesh);
     icRenderDef def = icDefaultRenderDef();
     def.width = 320, def.height = 240;
     icImage with, without;
@@ -103,7 +93,7 @@ IC_TEST(render, ground_grid_present) {
     IC_REQUIRE(icRenderTetMesh(&mesh, NULL, NULL, NULL, &def, &without, NULL, NULL) == IC_OK);
     int y = 240 - 12; // near the bottom: ground in front of the object
     int grey = 0;
-    for (int x = 0; x < 320; ++x) grey += isGrey(pixel(&with, x, y));
+    for (int x = 0; x < 320; ++x) grey += isGrey(renderPixel(&with, x, y));
     IC_CHECK(grey > 300);
     IC_CHECK_MSG(gridDips(&with, y) >= 2, "%d grid lines", gridDips(&with, y));
     IC_CHECK_INT(gridDips(&without, y), 0);
@@ -116,7 +106,7 @@ IC_TEST(render, ground_grid_present) {
 
 IC_TEST(render, colour_bar_and_field_colours) {
     icTetMesh mesh;
-    makeCube(&mesh);
+    renderTestCube(&mesh);
     icReal *x = malloc(sizeof(icReal) * (size_t)mesh.vertexCount);
     for (int v = 0; v < mesh.vertexCount; ++v) x[v] = mesh.positions[3 * v]; // field = x
     icRenderDef def = icDefaultRenderDef();
@@ -134,7 +124,8 @@ IC_TEST(render, colour_bar_and_field_colours) {
     uint8_t top[3], bottom[3];
     icColourMap_Sample(IC_COLOURMAP_SEQUENTIAL, 1.0, top);
     icColourMap_Sample(IC_COLOURMAP_SEQUENTIAL, 0.0, bottom);
-    const uint8_t *pt = pixel(&image, cx, info.barY0), *pb = pixel(&image, cx, info.barY1 - 1);
+    const uint8_t *pt = renderPixel(&image, cx, info.barY0),
+                  *pb = renderPixel(&image, cx, info.barY1 - 1);
     for (int k = 0; k < 3; ++k) {
         IC_CHECK(abs(pt[k] - top[k]) <= 2);
         IC_CHECK(abs(pb[k] - bottom[k]) <= 2);
@@ -142,7 +133,8 @@ IC_TEST(render, colour_bar_and_field_colours) {
     // Labels: dark text pixels right of the bar.
     int ink = 0;
     for (int y = info.barY0 - 10; y < info.barY1 + 10; ++y)
-        for (int xx = info.barX1 + 6; xx < 480; ++xx) ink += luminance(pixel(&image, xx, y)) < 60;
+        for (int xx = info.barX1 + 6; xx < 480; ++xx)
+            ink += luminance(renderPixel(&image, xx, y)) < 60;
     IC_CHECK_MSG(ink > 100, "%d label pixels", ink);
     // The object keeps clear of the bar.
     int x0, y0, x1, y1;
@@ -152,9 +144,9 @@ IC_TEST(render, colour_bar_and_field_colours) {
     // Field colours: the low-x end of the front face is blue-ish, the high-x end yellow-ish.
     icReal px, py;
     IC_REQUIRE(icCamera_Project(&info.camera, icVec3_Make(-0.42, 0, 0.5), &px, &py, NULL));
-    const uint8_t *low = pixel(&image, (int)px, (int)py);
+    const uint8_t *low = renderPixel(&image, (int)px, (int)py);
     IC_REQUIRE(icCamera_Project(&info.camera, icVec3_Make(0.42, 0, 0.5), &px, &py, NULL));
-    const uint8_t *high = pixel(&image, (int)px, (int)py);
+    const uint8_t *high = renderPixel(&image, (int)px, (int)py);
     IC_CHECK_MSG(low[2] > low[0], "low end %d %d %d", low[0], low[1], low[2]);
     IC_CHECK_MSG(high[0] + high[1] > 3 * high[2], "high end %d %d %d", high[0], high[1], high[2]);
     icImage_Destroy(&image);
@@ -164,7 +156,7 @@ IC_TEST(render, colour_bar_and_field_colours) {
 
 IC_TEST(render, png_round_trip_and_camera) {
     icTetMesh mesh;
-    makeCube(&mesh);
+    renderTestCube(&mesh);
     icRenderDef def = icDefaultRenderDef();
     def.width = 200, def.height = 150;
     icImage image, back;

@@ -4,7 +4,7 @@
 // than dropped when they reach behind the camera, without moving the camera; and no obstacles
 // leave the picture exactly as it was. `isochor render` draws a scene's colliders, and its
 // planes other than the floor as walls (the renderer's walls: test_render_walls.c).
-#include "test.h"
+#include "render_testing.h"
 
 #include "isochor/formats.h"
 #include "isochor/render.h"
@@ -14,18 +14,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-static const uint8_t *pixel(const icImage *image, int x, int y) {
-    return image->rgb + 3 * ((size_t)y * image->width + x);
-}
-static bool isOrange(const uint8_t *p) { return p[0] > p[1] + 20 && p[1] > p[2] + 20; }
 static bool isGrey(const uint8_t *p) { return abs(p[0] - p[1]) < 6 && abs(p[1] - p[2]) < 6; }
-static bool isGreen(const uint8_t *p) { return p[1] > p[0] + 60 && p[1] > p[2] + 60; }
-
-// The unit cube body, (-0.5, 0.5)^3.
-static void makeCube(icTetMesh *mesh) {
-    int cells[3] = {3, 3, 3};
-    IC_CHECK_RESULT(icGenerateBox(mesh, icVec3_Make(1, 1, 1), cells, 6), IC_OK);
-}
 
 // A world holding one box collider; its surface tessellated at time 0.
 static icWorld *boxCollider(icVec3 centre, icVec3 half, icColliderSurface *surface) {
@@ -68,7 +57,7 @@ static bool samePicture(const icImage *a, const icImage *b) {
 IC_TEST(render, no_obstacles_leave_the_picture_unchanged) {
     int64_t bytes = icGetByteCount();
     icTetMesh mesh;
-    makeCube(&mesh);
+    renderTestCube(&mesh);
     icReal *x = malloc(sizeof(icReal) * (size_t)mesh.vertexCount);
     for (int v = 0; v < mesh.vertexCount; ++v) x[v] = mesh.positions[3 * v + 1];
     icRenderDef def = icDefaultRenderDef();
@@ -109,7 +98,7 @@ IC_TEST(render, no_obstacles_leave_the_picture_unchanged) {
 IC_TEST(render, obstacle_box_drawn_grey_where_it_projects) {
     int64_t bytes = icGetByteCount();
     icTetMesh mesh;
-    makeCube(&mesh);
+    renderTestCube(&mesh);
     icVec3 centre = icVec3_Make(1.6, 0, -0.3), half = icVec3_Make(0.4, 0.5, 0.4);
     icColliderSurface surface;
     icWorld *world = boxCollider(centre, half, &surface);
@@ -132,13 +121,13 @@ IC_TEST(render, obstacle_box_drawn_grey_where_it_projects) {
     int changedInside = 0, changedOutside = 0, greyInside = 0;
     for (int y = 0; y < 200; ++y)
         for (int x = 0; x < 320; ++x) {
-            bool changed = memcmp(pixel(&with, x, y), pixel(&without, x, y), 3) != 0;
+            bool changed = memcmp(renderPixel(&with, x, y), renderPixel(&without, x, y), 3) != 0;
             if (!inRect(rect, x, y)) {
                 changedOutside += changed;
                 continue;
             }
             changedInside += changed;
-            greyInside += changed && isGrey(pixel(&with, x, y));
+            greyInside += changed && isGrey(renderPixel(&with, x, y));
         }
     int area = (rect[2] - rect[0]) * (rect[3] - rect[1]);
     IC_CHECK_INT(changedOutside, 0);
@@ -154,7 +143,7 @@ IC_TEST(render, obstacle_box_drawn_grey_where_it_projects) {
     int greenInside = 0, greenOutside = 0;
     for (int y = 0; y < 200; ++y)
         for (int x = 0; x < 320; ++x) {
-            bool g = isGreen(pixel(&green, x, y));
+            bool g = renderIsGreen(renderPixel(&green, x, y));
             greenInside += g && inRect(rect, x, y);
             greenOutside += g && !inRect(rect, x, y);
         }
@@ -166,8 +155,8 @@ IC_TEST(render, obstacle_box_drawn_grey_where_it_projects) {
     def.obstacleColour[0] = def.obstacleColour[1] = def.obstacleColour[2] = 160;
     IC_REQUIRE(icRenderTetMesh(&mesh, NULL, NULL, values, &def, &field, NULL, NULL) == IC_OK);
     int cx = (rect[0] + rect[2]) / 2, cy = (rect[1] + rect[3]) / 2;
-    IC_CHECK(isGrey(pixel(&field, cx, cy)));
-    IC_CHECK(memcmp(pixel(&field, cx, cy), pixel(&with, cx, cy), 3) == 0);
+    IC_CHECK(isGrey(renderPixel(&field, cx, cy)));
+    IC_CHECK(memcmp(renderPixel(&field, cx, cy), renderPixel(&with, cx, cy), 3) == 0);
     free(values);
     icImage_Destroy(&without), icImage_Destroy(&with), icImage_Destroy(&green);
     icImage_Destroy(&field);
@@ -182,7 +171,7 @@ IC_TEST(render, obstacle_box_drawn_grey_where_it_projects) {
 IC_TEST(render, obstacles_share_the_depth_buffer) {
     int64_t bytes = icGetByteCount();
     icTetMesh mesh;
-    makeCube(&mesh);
+    renderTestCube(&mesh);
     icRenderDef def = icDefaultRenderDef();
     def.width = 240, def.height = 160;
     def.hasGroundHeight = true; // the ground must not follow the obstacles here (and lies
@@ -194,7 +183,7 @@ IC_TEST(render, obstacles_share_the_depth_buffer) {
     icReal cx, cy;
     IC_REQUIRE(icCamera_Project(&info.camera, icVec3_Make(0, 0, 0), &cx, &cy, NULL));
     int px = (int)cx, py = (int)cy;
-    IC_CHECK(isOrange(pixel(&plain, px, py)));
+    IC_CHECK(renderIsOrange(renderPixel(&plain, px, py)));
     icVec3 half = icVec3_Make(0.15, 0.15, 0.15);
     for (int side = 0; side < 3; ++side) {
         // In front: 1.3 m towards the eye (the cube reaches 0.87); behind: 1.5 m away; a wide
@@ -211,7 +200,7 @@ IC_TEST(render, obstacles_share_the_depth_buffer) {
         IC_REQUIRE(icRenderTetMesh(&mesh, NULL, NULL, NULL, &def, &image, &infoWith, NULL) ==
                    IC_OK);
         if (side == 0) {
-            IC_CHECK(isGrey(pixel(&image, px, py)));
+            IC_CHECK(isGrey(renderPixel(&image, px, py)));
             IC_CHECK_MSG(infoWith.surfacePixels < info.surfacePixels - 50, "%d vs %d",
                          infoWith.surfacePixels, info.surfacePixels);
         } else {
@@ -233,7 +222,7 @@ IC_TEST(render, obstacles_share_the_depth_buffer) {
 IC_TEST(render, huge_obstacle_is_clipped_and_keeps_the_camera) {
     int64_t bytes = icGetByteCount();
     icTetMesh mesh;
-    makeCube(&mesh);
+    renderTestCube(&mesh);
     icColliderSurface surface;
     icWorld *world =
         boxCollider(icVec3_Make(0, -1, 0), icVec3_Make(50, 0.5, 50), &surface); // top at -0.5
@@ -256,7 +245,7 @@ IC_TEST(render, huge_obstacle_is_clipped_and_keeps_the_camera) {
     int green = 0, bottom = 0;
     for (int y = 0; y < 160; ++y)
         for (int x = 0; x < 240; ++x) {
-            bool g = isGreen(pixel(&image, x, y));
+            bool g = renderIsGreen(renderPixel(&image, x, y));
             green += g;
             bottom += g && y >= 150;
         }
@@ -284,7 +273,7 @@ IC_TEST(render, huge_obstacle_is_clipped_and_keeps_the_camera) {
 IC_TEST(render, obstacle_in_the_ground_plane_wins_over_the_ground) {
     int64_t bytes = icGetByteCount();
     icTetMesh mesh;
-    makeCube(&mesh);
+    renderTestCube(&mesh);
     const icReal sheet[] = {-1.5, -0.5, -1.5, 1.5, -0.5, -1.5, 1.5, -0.5, 1.5, -1.5, -0.5, 1.5};
     const int faces[] = {0, 2, 1, 0, 3, 2};
     icRenderMesh obstacles = {4, sheet, 2, faces, NULL, NULL};
@@ -309,7 +298,7 @@ IC_TEST(render, obstacle_in_the_ground_plane_wins_over_the_ground) {
             double mx = 0.25 * (x[0] + x[1] + x[2] + x[3]), my = 0.25 * (y[0] + y[1] + y[2] + y[3]);
             int px = (int)(mx + 0.95 * s * (ex - mx)), py = (int)(my + 0.95 * s * (ey - my));
             if (px < 0 || py < 0 || px >= 240 || py >= 160) continue;
-            const uint8_t *p = pixel(&image, px, py);
+            const uint8_t *p = renderPixel(&image, px, py);
             ++samples;
             notSheet += abs(p[0] - p[1]) < 14 && abs(p[1] - p[2]) < 14; // ground or grid
         }

@@ -3,23 +3,12 @@
 // their own colour behind the body, cut to each other, to the region around the frame and to
 // its top; a wall seen from outside leaves the picture exactly as it was; bad walls are
 // refused with exact codes. The command line's walls: test_render_obstacles.c.
-#include "test.h"
+#include "render_testing.h"
 
 #include "isochor/formats.h"
 #include "isochor/render.h"
 
 #include <string.h>
-
-static const uint8_t *pixel(const icImage *image, int x, int y) {
-    return image->rgb + 3 * ((size_t)y * image->width + x);
-}
-static bool isGreen(const uint8_t *p) { return p[1] > p[0] + 60 && p[1] > p[2] + 60; }
-
-// The unit cube body, (-0.5, 0.5)^3.
-static void makeCube(icTetMesh *mesh) {
-    int cells[3] = {3, 3, 3};
-    IC_CHECK_RESULT(icGenerateBox(mesh, icVec3_Make(1, 1, 1), cells, 6), IC_OK);
-}
 
 // Is the world point p drawn green (the test's wall colour) in the picture? -1: off it.
 static int greenAt(const icImage *image, const icCamera *camera, icVec3 p) {
@@ -27,7 +16,7 @@ static int greenAt(const icImage *image, const icCamera *camera, icVec3 p) {
     if (!icCamera_Project(camera, p, &x, &y, NULL)) return -1;
     int px = (int)x, py = (int)y;
     if (px < 0 || py < 0 || px >= image->width || py >= image->height) return -1;
-    return isGreen(pixel(image, px, py));
+    return renderIsGreen(renderPixel(image, px, py));
 }
 
 static icRenderDef greenWalls(void) {
@@ -44,7 +33,7 @@ static icRenderDef greenWalls(void) {
 IC_TEST(render, walls_only_from_their_inner_side) {
     int64_t bytes = icGetByteCount();
     icTetMesh mesh;
-    makeCube(&mesh);
+    renderTestCube(&mesh);
     icRenderDef def = greenWalls();
     IC_CHECK_INT(def.wallCount, 0);
     IC_CHECK(def.walls == NULL);
@@ -65,7 +54,7 @@ IC_TEST(render, walls_only_from_their_inner_side) {
     for (int i = 0; i < 240 * 160; ++i) {
         if (memcmp(back.rgb + 3 * i, plain.rgb + 3 * i, 3) == 0) continue;
         ++changed;
-        green += isGreen(back.rgb + 3 * i);
+        green += renderIsGreen(back.rgb + 3 * i);
     }
     IC_CHECK_MSG(changed > 240 * 160 / 10, "%d pixels changed", changed);
     // All but the antialiased rims of the wall and the body are the wall's colour.
@@ -83,7 +72,7 @@ IC_TEST(render, walls_only_from_their_inner_side) {
 IC_TEST(render, walls_are_cut_to_each_other_and_the_frame) {
     int64_t bytes = icGetByteCount();
     icTetMesh mesh;
-    makeCube(&mesh);
+    renderTestCube(&mesh);
     icRenderDef def = greenWalls();
     def.hasFrame = true;
     def.frameLower = icVec3_Make(-1.3, -0.5, -1.3);
@@ -113,7 +102,7 @@ IC_TEST(render, walls_are_cut_to_each_other_and_the_frame) {
 IC_TEST(render, bad_walls_are_refused) {
     int64_t bytes = icGetByteCount();
     icTetMesh mesh;
-    makeCube(&mesh);
+    renderTestCube(&mesh);
     icRenderDef def = greenWalls();
     icRenderPlane walls[IC_RENDER_MAX_WALLS + 1];
     for (int w = 0; w <= IC_RENDER_MAX_WALLS; ++w)
