@@ -22,7 +22,7 @@ build: deps
 
 demo: build
 	$(BUILD)/isochor run scenes/demo.json --out out/demo --stats out/demo/stats.json
-	@for f in 20 40 120; do $(BUILD)/isochor render out/demo/demo.pvd --frame $$f --field J --out out/demo/png || exit 1; done
+	@for f in 20 40 120; do $(BUILD)/isochor render out/demo/demo.pvd --frame $$f --field J --scene scenes/demo.json --out out/demo/png || exit 1; done
 
 test: build
 	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure

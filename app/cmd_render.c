@@ -70,7 +70,8 @@ typedef struct icShots {
 
 typedef struct icRenderArgs {
     const char *input, *outDir;
-    int frame; ///< -1 with all
+    const char *scene; ///< with a .pvd: the scene it came from (planes and colliders)
+    int frame;         ///< -1 with all
     bool all, gif, mp4;
     icFieldKind field;
     int width, height;
@@ -83,11 +84,13 @@ static void usage(void) {
         stderr,
         "usage: isochor render SCENE.json|RESULT.pvd [--frame N | --all] --out DIR\n"
         "         [--field J|pressure|stress_norm|displacement|none] [--size WxH]\n"
-        "         [--range LO,HI] [--gif] [--mp4]\n"
+        "         [--range LO,HI] [--gif] [--mp4] [--scene SCENE.json]\n"
         "  Writes DIR/frame_NNNN.png: the boundary surface over a ground grid, coloured by the\n"
         "  field (default J) with a colour bar. A scene is run for N frames first (every frame\n"
-        "  with --all); its colliders are drawn in grey at each frame's time and the ground\n"
-        "  grid lies on its floor plane. --gif and --mp4 need ffmpeg.\n");
+        "  with --all); its colliders are drawn in grey at each frame's time, the ground grid\n"
+        "  lies on its floor plane and its other planes are walls. A .pvd result carries no\n"
+        "  planes or colliders: --scene names the scene it came from to draw them.\n"
+        "  --gif and --mp4 need ffmpeg.\n");
 }
 
 static void printDiag(const icDiagnostic *diag) {
@@ -184,6 +187,9 @@ static const icMeshField *findField(const icMeshFields *fields, icFieldKind kind
     return NULL;
 }
 
+static bool addObstacles(icShots *shots, const icWorld *world, double time, int *index);
+static void findPlanes(icShots *shots, const icWorld *world);
+
 static int collectCollection(const icRenderArgs *args, icShots *shots) {
     icDiagnostic diag = {0};
     icPvdList list;
@@ -191,6 +197,18 @@ static int collectCollection(const icRenderArgs *args, icShots *shots) {
         printDiag(&diag);
         return 2;
     }
+    // The scene the result came from gives the planes and colliders (loaded, not run: the
+    // colliders' tracks are evaluated at each frame's time).
+    icScene scene;
+    if (args->scene) {
+        if (icScene_Load(args->scene, &scene, &diag) != IC_OK) {
+            printDiag(&diag);
+            icPvdList_Destroy(&list);
+            return 2;
+        }
+        findPlanes(shots, scene.world);
+    }
+    bool colliders = args->scene && icWorld_GetColliderCount(scene.world) > 0;
     if (!args->all && args->frame >= list.count) {
         fprintf(stderr, "isochor render: frame %d does not exist (%s has %d)\n", args->frame,
                 args->input, list.count);
@@ -252,25 +270,33 @@ static int collectCollection(const icRenderArgs *args, icShots *shots) {
             fprintf(stderr, "isochor render: out of memory keeping frame %d\n", f);
             status = 1;
         }
+        if (status == 0 && wanted && colliders) {
+            int obstacle = -1;
+            if (!addObstacles(shots, scene.world, list.times[f], &obstacle)) {
+                fprintf(stderr, "isochor render: out of memory keeping frame %d\n", f);
+                status = 1;
+            }
+            shots->items[shots->count - 1].obstacle = obstacle;
+        }
         free(vertexValues);
         icMeshFields_Destroy(&fields);
         icTetMesh_Destroy(&mesh);
     }
     free(reference);
     icPvdList_Destroy(&list);
+    if (args->scene) icScene_Destroy(&scene);
     return status;
 }
 
 // ---------------------------------------------------------------------------------------
 // Frames from a scene
 
-// Tessellates the world's colliders at its current time; *index gets the entry in
-// shots->obstacles, the last one again when nothing moved since.
-static bool addObstacles(icShots *shots, const icWorld *world, int *index) {
+// Tessellates the world's colliders at `time`; *index gets the entry in shots->obstacles,
+// the last one again when nothing moved since.
+static bool addObstacles(icShots *shots, const icWorld *world, double time, int *index) {
     icColliderSurface surface;
     memset(&surface, 0, sizeof surface);
-    if (icWorld_TessellateColliders(world, icWorld_GetTime(world), IC_COLLIDER_SEGMENTS,
-                                    &surface) != IC_OK) {
+    if (icWorld_TessellateColliders(world, time, IC_COLLIDER_SEGMENTS, &surface) != IC_OK) {
         icColliderSurface_Destroy(&surface);
         return false;
     }
@@ -352,7 +378,7 @@ static bool shootWorld(icShots *shots, int index, icWorld *world, icFieldKind fi
     free(vertexValues);
     if (ok && icWorld_GetColliderCount(world) > 0) {
         int obstacle = -1;
-        ok = addObstacles(shots, world, &obstacle);
+        ok = addObstacles(shots, world, icWorld_GetTime(world), &obstacle);
         shots->items[shots->count - 1].obstacle = obstacle;
     }
     return ok;
@@ -548,7 +574,7 @@ static bool parseArgs(int argc, char **argv, icRenderArgs *args) {
         const char *a = argv[i];
         bool needsValue = strcmp(a, "--frame") == 0 || strcmp(a, "--out") == 0 ||
                           strcmp(a, "--field") == 0 || strcmp(a, "--size") == 0 ||
-                          strcmp(a, "--range") == 0;
+                          strcmp(a, "--range") == 0 || strcmp(a, "--scene") == 0;
         if (needsValue && i + 1 >= argc) {
             fprintf(stderr, "isochor render: %s needs a value\n", a);
             return false;
@@ -591,6 +617,8 @@ static bool parseArgs(int argc, char **argv, icRenderArgs *args) {
                 return false;
             }
             args->hasRange = true;
+        } else if (strcmp(a, "--scene") == 0) {
+            args->scene = argv[++i];
         } else if (strcmp(a, "--gif") == 0) {
             args->gif = true;
         } else if (strcmp(a, "--mp4") == 0) {
@@ -636,6 +664,11 @@ int icCli_Render(int argc, char **argv) {
     shots.obstacleLowest = DBL_MAX;
     const char *dot = strrchr(args.input, '.');
     bool collection = dot && strcasecmp(dot, ".pvd") == 0;
+    if (args.scene && !collection) {
+        fprintf(stderr, "isochor render: --scene goes with a .pvd result (a scene input draws its "
+                        "own planes and colliders)\n");
+        return 2;
+    }
     int status = collection ? collectCollection(&args, &shots) : collectScene(&args, &shots);
     if (status == 0 && shots.count == 0) {
         fprintf(stderr, "isochor render: no frames to draw\n");

@@ -312,12 +312,14 @@ IC_TEST(render, obstacle_in_the_ground_plane_wins_over_the_ground) {
 // ---------------------------------------------------------------------------------------
 // The command line
 
-static int runCli(const char *args) {
-    char command[4096];
-    snprintf(command, sizeof command, "'%s' render %s > /dev/null 2>&1", IC_CLI_PATH, args);
-    int status = system(command);
+static int runTool(const char *command, const char *args) {
+    char line[4096];
+    snprintf(line, sizeof line, "'%s' %s %s > /dev/null 2>&1", IC_CLI_PATH, command, args);
+    int status = system(line);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+static int runCli(const char *args) { return runTool("render", args); }
 
 static void writeScene(const char *path, const char *colliders) {
     FILE *fp = fopen(path, "w");
@@ -416,4 +418,62 @@ IC_TEST(render, cli_draws_scene_walls) {
     IC_CHECK_MSG(changed > 160 * 120 / 10, "%d pixels changed", changed);
     IC_CHECK_MSG(wall > changed * 9 / 10, "%d of %d changed pixels the wall's", wall, changed);
     icImage_Destroy(&a), icImage_Destroy(&b);
+}
+
+// A result collection carries no planes or colliders; with --scene naming the scene it came
+// from, its pictures are those of the scene rendered directly, byte for byte (the same
+// positions, the floor, a wall and a sphere moving with each frame's time), and without it
+// they differ. --scene with a scene input, or a scene that does not load, is refused.
+IC_TEST(render, cli_draws_a_result_with_its_scene) {
+    const char *dir = icTest_TempDir();
+    char scene[1300], args[3000], path[1300];
+    snprintf(scene, sizeof scene, "%s/moving.json", dir);
+    writeScene(scene,
+               "{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}},\n"
+               " {\"plane\": {\"normal\": [0, 0, 1], \"offset\": -0.4}},\n"
+               " {\"sphere\": {\"center\": [-0.4, 0.2, 0], \"radius\": 0.08, \"motion\": "
+               "{\"keys\": [{\"time\": 0}, {\"time\": 0.04, \"translate\": [0, 0.15, 0]}]}}}");
+    snprintf(args, sizeof args, "'%s' --out '%s/result' --quiet", scene, dir);
+    IC_REQUIRE(runTool("run", args) == 0);
+    const char *outs[3] = {"direct", "with", "without"};
+    snprintf(args, sizeof args, "'%s' --all --out '%s/direct' --size 160x120 --field none", scene,
+             dir);
+    IC_REQUIRE(runCli(args) == 0);
+    snprintf(args, sizeof args,
+             "'%s/result/moving.pvd' --all --out '%s/with' --size 160x120 --field none "
+             "--scene '%s'",
+             dir, dir, scene);
+    IC_REQUIRE(runCli(args) == 0);
+    snprintf(args, sizeof args,
+             "'%s/result/moving.pvd' --all --out '%s/without' --size 160x120 --field none", dir,
+             dir);
+    IC_REQUIRE(runCli(args) == 0);
+    int moved = 0;
+    icImage first;
+    for (int f = 0; f < 3; ++f) {
+        icImage im[3];
+        for (int k = 0; k < 3; ++k) {
+            snprintf(path, sizeof path, "%s/%s/frame_%04d.png", dir, outs[k], f);
+            IC_REQUIRE(icImage_LoadPng(&im[k], path, NULL) == IC_OK);
+        }
+        size_t bytes = 3 * (size_t)im[0].width * (size_t)im[0].height;
+        IC_CHECK_MSG(memcmp(im[0].rgb, im[1].rgb, bytes) == 0, "frame %d: not the scene's picture",
+                     f);
+        IC_CHECK_MSG(memcmp(im[0].rgb, im[2].rgb, bytes) != 0, "frame %d: drawn without the scene",
+                     f);
+        if (f == 0) {
+            first = im[0];
+        } else {
+            for (size_t i = 3 * 160 * 20; i < bytes; ++i) moved += first.rgb[i] != im[0].rgb[i];
+            icImage_Destroy(&im[0]);
+        }
+        icImage_Destroy(&im[1]), icImage_Destroy(&im[2]);
+    }
+    icImage_Destroy(&first);
+    IC_CHECK_MSG(moved > 30, "%d bytes changed after frame 0: the sphere did not move", moved);
+    snprintf(args, sizeof args, "'%s' --frame 0 --out '%s/x' --scene '%s'", scene, dir, scene);
+    IC_CHECK_INT(runCli(args), 2);
+    snprintf(args, sizeof args,
+             "'%s/result/moving.pvd' --frame 0 --out '%s/x' --scene '%s/none.json'", dir, dir, dir);
+    IC_CHECK_INT(runCli(args), 2);
 }
