@@ -197,9 +197,15 @@ static int collectCollection(const icRenderArgs *args, icShots *shots) {
         printDiag(&diag);
         return 2;
     }
+    if (!args->all && args->frame >= list.count) {
+        fprintf(stderr, "isochor render: frame %d does not exist (%s has %d)\n", args->frame,
+                args->input, list.count);
+        icPvdList_Destroy(&list);
+        return 2;
+    }
     // The scene the result came from gives the planes and colliders (loaded, not run: the
     // colliders' tracks are evaluated at each frame's time).
-    icScene scene;
+    icScene scene = {0};
     if (args->scene) {
         if (icScene_Load(args->scene, &scene, &diag) != IC_OK) {
             printDiag(&diag);
@@ -209,12 +215,6 @@ static int collectCollection(const icRenderArgs *args, icShots *shots) {
         findPlanes(shots, scene.world);
     }
     bool colliders = args->scene && icWorld_GetColliderCount(scene.world) > 0;
-    if (!args->all && args->frame >= list.count) {
-        fprintf(stderr, "isochor render: frame %d does not exist (%s has %d)\n", args->frame,
-                args->input, list.count);
-        icPvdList_Destroy(&list);
-        return 2;
-    }
     icReal *reference = NULL;
     int referenceCount = 0, status = 0;
     for (int f = 0; f < list.count && status == 0; ++f) {
