@@ -423,7 +423,8 @@ IC_TEST(render, cli_draws_scene_walls) {
 // A result collection carries no planes or colliders; with --scene naming the scene it came
 // from, its pictures are those of the scene rendered directly, byte for byte (the same
 // positions, the floor, a wall and a sphere moving with each frame's time, so later frames
-// differ from the first), and without it they differ. --scene with a scene input, or a scene that does not load, is refused.
+// differ from the first), and without it they differ. --scene with a scene input, or a scene
+// that does not load, is refused.
 IC_TEST(render, cli_draws_a_result_with_its_scene) {
     const char *dir = icTest_TempDir();
     char scene[1300], args[3000], path[1300];
