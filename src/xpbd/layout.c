@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Builds the packed sweep layout: tets along a Morton curve cut into chunks that fit the
-// cache, chunks coloured into phases, tets of a chunk coloured greedily into vector blocks
-// (small colours go to the chunk's serial overflow) or by the paper's cell scheme (seed 000,
-// sec. 5.3), vertices renumbered by first use, and the AoSoA block records.
+// Builds the packed sweep layout: tets along a Morton curve, large bodies cut into slabs (or
+// runs of the curve) as chunks that fit the cache, chunks coloured into phases, tets of a
+// chunk coloured greedily into vector blocks (small colours go to the chunk's serial overflow)
+// or by the paper's cell scheme (seed 000, sec. 5.3), vertices renumbered by first use, and
+// the AoSoA block records.
 #include "xpbd/layout.h"
 
 #include "core/hash.h"
@@ -15,11 +16,11 @@
 // by one worker a vector pass pays once it has a quarter of a block.
 enum { IC_LAYOUT_MIN_PARALLEL_BLOCKS = 2, IC_LAYOUT_MIN_SERIAL_FRACTION = 4 };
 
-// Meshes above this many tets are cut into chunks of about IC_LAYOUT_CHUNK tets: one chunk's
-// vertex copies (~50 KB in float, ~100 KB in double) stay in the core's cache through all its
-// colours, where a colour pass over a large mesh streams every vertex through L3 once per
-// colour. Both precisions cut alike, so they sweep in the same order.
-enum { IC_LAYOUT_CHUNKED_ABOVE = 196608, IC_LAYOUT_CHUNK = 16384 };
+// Meshes above this many tets are cut into chunks (slabs, below, or runs of IC_LAYOUT_CHUNK
+// tets along the curve): one chunk's vertex copies (~50-150 KB in float) stay in the core's
+// cache through all its colours, where a colour pass over a large mesh streams every vertex
+// through L3 once per colour. Both precisions cut alike, so they sweep in the same order.
+enum { IC_LAYOUT_CHUNKED_ABOVE = 65536, IC_LAYOUT_CHUNK = 16384 };
 
 // 10 bits spread to every third bit.
 static uint32_t spread10(uint32_t v) {
@@ -87,6 +88,104 @@ static bool mortonOrder(const icModel *m, int *order) {
     return ok;
 }
 
+// Large bodies are cut across their longest axis into slabs of equal tet counts (by rest
+// centroid), one chunk each, as many as leave every vertex in at most two neighbouring slabs.
+// Then the chunks fall into two phases (even and odd slabs), and a sweep hands over between
+// workers twice, where a colour-by-colour sweep of one chunk does so once per colour (~35
+// times); and each worker keeps the same slabs sweep after sweep, in its own cache. Slabs per
+// body are a multiple of 8 (2 or 4 workers share a phase evenly), about IC_LAYOUT_SLAB tets
+// each but at least IC_LAYOUT_SLAB_MIN: thin slabs would load the vertices they share twice a
+// sweep. A body that cannot have 8 is cut along its Morton curve into runs of IC_LAYOUT_CHUNK.
+enum { IC_LAYOUT_SLAB = 40960, IC_LAYOUT_SLAB_MIN = 8192, IC_LAYOUT_SLAB_BINS = 4096 };
+
+// Slab s of `slabs` holds the bins whose tets come before (s + 1) n / slabs (cumulative counts
+// in cum[1..]); bin -> slab into slabOfBin.
+static void slabBoundaries(const int *cum, int n, int slabs, int *slabOfBin) {
+    int bin = 0;
+    for (int s = 0; s < slabs; ++s)
+        while (bin < IC_LAYOUT_SLAB_BINS && (s == slabs - 1 || (int64_t)cum[bin + 1] * slabs <= (int64_t)(s + 1) * n))
+            slabOfBin[bin++] = s;
+}
+
+// Slabs of body tets order[0..n): slab[i] (0 .. S-1) and S, or 0 when fewer than 8 would do.
+// scratch: 2 x IC_LAYOUT_SLAB_BINS + 1 ints; lo, hi: (model vertices) ints.
+static int bodySlabs(const icModel *m, const int *order, int n, int *slab, int *scratch, int *lo, int *hi) {
+    icVec3 cmin = {INFINITY, INFINITY, INFINITY}, cmax = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < n; ++i) {
+        const int *tv = m->tets + 4 * (size_t)order[i];
+        icVec3 c = icVec3_Make(0, 0, 0);
+        for (int k = 0; k < 4; ++k) c = icVec3_Add(c, icVec3_Load(m->restPositions, tv[k]));
+        cmin = icVec3_Min(cmin, c);
+        cmax = icVec3_Max(cmax, c);
+    }
+    icReal span[3] = {cmax.x - cmin.x, cmax.y - cmin.y, cmax.z - cmin.z}, low[3] = {cmin.x, cmin.y, cmin.z};
+    int axis = span[1] > span[0] ? 1 : 0;
+    if (span[2] > span[axis]) axis = 2;
+    if (!(span[axis] > 0)) return 0;
+    int *cum = scratch, *slabOfBin = scratch + IC_LAYOUT_SLAB_BINS + 1;
+    memset(cum, 0, sizeof(int) * (IC_LAYOUT_SLAB_BINS + 1));
+    for (int i = 0; i < n; ++i) { // bins of the centroid sums (4 x centroid) along the axis
+        const int *tv = m->tets + 4 * (size_t)order[i];
+        icReal c = 0;
+        for (int k = 0; k < 4; ++k) c += m->restPositions[3 * (size_t)tv[k] + axis];
+        int bin = (int)((c - low[axis]) / span[axis] * IC_LAYOUT_SLAB_BINS);
+        slab[i] = bin < 0 ? 0 : (bin >= IC_LAYOUT_SLAB_BINS ? IC_LAYOUT_SLAB_BINS - 1 : bin);
+        cum[slab[i] + 1]++;
+    }
+    for (int k = 0; k < IC_LAYOUT_SLAB_BINS; ++k) cum[k + 1] += cum[k];
+    int slabs = n / IC_LAYOUT_SLAB / 8 * 8;
+    for (slabs = slabs < 8 ? 8 : slabs; slabs >= 8; slabs -= 8) {
+        slabBoundaries(cum, n, slabs, slabOfBin);
+        for (int i = 0; i < n; ++i)
+            for (int k = 0; k < 4; ++k) {
+                int v = m->tets[4 * (size_t)order[i] + k];
+                lo[v] = INT32_MAX;
+                hi[v] = -1;
+            }
+        bool apart = true; // no vertex in two slabs that are not neighbours
+        for (int i = 0; i < n && apart; ++i)
+            for (int k = 0; k < 4; ++k) {
+                int v = m->tets[4 * (size_t)order[i] + k], s = slabOfBin[slab[i]];
+                lo[v] = s < lo[v] ? s : lo[v];
+                hi[v] = s > hi[v] ? s : hi[v];
+                apart = apart && hi[v] - lo[v] <= 1;
+            }
+        if (apart) break;
+    }
+    if (slabs < 8) return 0;
+    for (int i = 0; i < n; ++i) slab[i] = slabOfBin[slab[i]];
+    return slabs;
+}
+
+// Chunk keys for a chunked layout (tets in `order`, Morton, grouped by body): a body's slabs,
+// or runs of IC_LAYOUT_CHUNK tets along its curve, or the whole body when it is smaller; then
+// order sorted by key (stable: Morton order inside a chunk). keyOfTet[t] is t's chunk key.
+static bool chunkOrder(const icModel *m, int *order, int *keyOfTet) {
+    const int n = m->tetCount;
+    int *slab = IC_ALLOC(int, (size_t)n + 1), *scratch = IC_ALLOC(int, 2 * IC_LAYOUT_SLAB_BINS + 1);
+    int *lo = IC_ALLOC(int, (size_t)m->vertexCount + 1), *hi = IC_ALLOC(int, (size_t)m->vertexCount + 1);
+    uint32_t *keys = IC_ALLOC(uint32_t, (size_t)n + 1);
+    bool ok = slab && scratch && lo && hi && keys;
+    int key = 0;
+    for (int s = 0; ok && s < n;) {
+        int e = s;
+        while (e < n && m->tetBody[order[e]] == m->tetBody[order[s]]) ++e;
+        int slabs = e - s >= 8 * IC_LAYOUT_SLAB_MIN ? bodySlabs(m, order + s, e - s, slab + s, scratch, lo, hi) : 0;
+        for (int i = s; i < e; ++i)
+            keys[i] = (uint32_t)(key + (slabs ? slab[i] : (i - s) / IC_LAYOUT_CHUNK));
+        key += slabs ? slabs : (e - s + IC_LAYOUT_CHUNK - 1) / IC_LAYOUT_CHUNK;
+        s = e;
+    }
+    ok = ok && key < (1 << 30) && sortByKey(keys, order, n);
+    for (int i = 0; ok && i < n; ++i) keyOfTet[order[i]] = (int)keys[i];
+    icFree(slab);
+    icFree(scratch);
+    icFree(lo);
+    icFree(hi);
+    icFree(keys);
+    return ok;
+}
+
 typedef struct icIntList {
     int *data;
     int count, capacity;
@@ -108,6 +207,7 @@ typedef struct icBuild {
     icIntList cellPattern; ///< per unit IC_XPBD_MAX_CELL_TETS x 4 corners, or -1s: no shared pattern
     uint64_t *bits;  ///< (model vertices) colour bits inside a chunk, phase bits across chunks
     int *colour;     ///< (tets) scratch
+    int *keyOfTet;   ///< (tets) chunk key when chunked (chunkOrder), else NULL
     bool ok;
 } icBuild;
 
@@ -295,22 +395,13 @@ static int chunkPhase(icBuild *B, const int *tets, int n) {
     return phase;
 }
 
-// Chunks as runs of at most `size` tets along `seq` (or one chunk for everything), never
-// across bodies when chunked; *starts gets the boundaries (count + 1).
-static int cutChunks(const icModel *m, const int *seq, int n, bool chunked, int size,
-                     const int *tetOfItem, const int *itemTets, int **starts) {
+// Chunks of seq[0..n): one for everything, or (chunked) a new one wherever the chunk key of
+// the items (key[i], chunkOrder) changes; *starts gets the boundaries (count + 1).
+static int cutChunks(const int *key, int n, int **starts) {
     icIntList list = {0};
     bool ok = push(&list, 0);
-    int inChunk = 0;
-    for (int i = 0; i < n && ok; ++i) {
-        int t = tetOfItem ? tetOfItem[seq[i]] : seq[i];
-        int tets = itemTets ? itemTets[seq[i]] : 1;
-        if (chunked && i > 0 && (inChunk + tets > size || m->tetBody[t] != m->tetBody[tetOfItem ? tetOfItem[seq[i - 1]] : seq[i - 1]])) {
-            ok = push(&list, i);
-            inChunk = 0;
-        }
-        inChunk += tets;
-    }
+    for (int i = 1; i < n && ok; ++i)
+        if (key && key[i] != key[i - 1]) ok = push(&list, i);
     ok = ok && (n == 0 || push(&list, n));
     *starts = list.data;
     return ok ? list.count - 1 : -1;
@@ -353,9 +444,10 @@ static int expandTetChunk(const void *context, int c, int *out) {
 static icResult buildGreedy(icBuild *B, const int *order) {
     const icModel *m = B->m;
     icXpbdLayout *L = B->L;
-    int size = IC_LAYOUT_CHUNK;
-    int *starts = NULL;
-    int chunks = cutChunks(m, order, m->tetCount, L->chunked, size, NULL, NULL, &starts);
+    int *starts = NULL, *key = L->chunked ? IC_ALLOC(int, (size_t)m->tetCount + 1) : NULL;
+    for (int i = 0; key && i < m->tetCount; ++i) key[i] = B->keyOfTet[order[i]];
+    int chunks = L->chunked && !key ? -1 : cutChunks(key, m->tetCount, &starts);
+    icFree(key);
     int *phaseOf = chunks > 0 ? IC_ALLOC(int, chunks) : NULL;
     int *chunkOrder = chunks > 0 ? IC_ALLOC(int, chunks) : NULL;
     B->ok = chunks >= 0 && (chunks == 0 || (phaseOf && chunkOrder));
@@ -416,11 +508,10 @@ static icResult buildCells(icBuild *B, const int *order) {
     int *fill = IC_ALLOC(int, (size_t)nc + 1);
     int *byCell = IC_ALLOC(int, (size_t)n + 1);
     int *cellSeq = IC_ALLOC(int, (size_t)nc + 1); // occupied cells in order of first use
-    int *cellTet = IC_ALLOC(int, (size_t)nc + 1);
-    int *cellSize = IC_ALLOC(int, (size_t)nc + 1);
+    int *cellKey = IC_ALLOC(int, (size_t)nc + 1);  // their chunk keys (of the first tet used)
     unsigned char *parity = IC_ALLOC_ZERO(unsigned char, (size_t)nc + 1);
     int *starts = NULL, *phaseOf = NULL, *chunkOrder = NULL;
-    if (!first || !fill || !byCell || !cellSeq || !cellTet || !cellSize || !parity) goto done;
+    if (!first || !fill || !byCell || !cellSeq || !cellKey || !parity) goto done;
 #define IC_CELL_OF(t) (cellOffset[m->tetBody[t]] + m->tetCell[t])
     for (int t = 0; t < n; ++t) ++first[IC_CELL_OF(t) + 1];
     for (int c = 0; c < nc; ++c) first[c + 1] += first[c];
@@ -430,7 +521,10 @@ static icResult buildCells(icBuild *B, const int *order) {
     for (int c = 0; c < nc; ++c) fill[c] = 0;
     for (int i = 0; i < n; ++i) {
         int c = IC_CELL_OF(order[i]);
-        if (!fill[c]) fill[c] = 1, cellSeq[occupied++] = c;
+        if (fill[c]) continue;
+        fill[c] = 1;
+        cellKey[occupied] = B->keyOfTet ? B->keyOfTet[order[i]] : 0;
+        cellSeq[occupied++] = c;
     }
 #undef IC_CELL_OF
     for (int b = 0; b < m->bodyCount; ++b) {
@@ -440,10 +534,6 @@ static icResult buildCells(icBuild *B, const int *order) {
             int i = c % cc[0], j = (c / cc[0]) % cc[1], k = c / (cc[0] * cc[1]);
             parity[cellOffset[b] + c] = (unsigned char)((i & 1) + 2 * (j & 1) + 4 * (k & 1));
         }
-    }
-    for (int c = 0; c < nc; ++c) {
-        cellTet[c] = first[c + 1] > first[c] ? byCell[first[c]] : 0;
-        cellSize[c] = first[c + 1] - first[c];
     }
     // Within a colour no vertex may belong to two cells: colour bits per vertex, and the
     // last cell that touched it (B->colour) within the current colour's pass.
@@ -467,8 +557,7 @@ static icResult buildCells(icBuild *B, const int *order) {
         result = IC_ERR_UNSUPPORTED;
         goto done;
     }
-    int size = IC_LAYOUT_CHUNK;
-    int chunks = cutChunks(m, cellSeq, occupied, L->chunked, size, cellTet, cellSize, &starts);
+    int chunks = cutChunks(L->chunked ? cellKey : NULL, occupied, &starts);
     phaseOf = chunks > 0 ? IC_ALLOC(int, chunks) : NULL;
     chunkOrder = chunks > 0 ? IC_ALLOC(int, chunks) : NULL;
     B->ok = chunks >= 0 && (chunks == 0 || (phaseOf && chunkOrder));
@@ -485,8 +574,7 @@ done:
     icFree(fill);
     icFree(byCell);
     icFree(cellSeq);
-    icFree(cellTet);
-    icFree(cellSize);
+    icFree(cellKey);
     icFree(parity);
     icFree(starts);
     icFree(phaseOf);
@@ -791,8 +879,13 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
     B.bits = IC_ALLOC_ZERO(uint64_t, (size_t)m->vertexCount + 1);
     B.colour = IC_ALLOC(int, (size_t)(m->tetCount > m->vertexCount ? m->tetCount : m->vertexCount) + 1);
     icResult r = IC_ERR_OUT_OF_MEMORY;
-    int *order = m->tetCount ? IC_ALLOC(int, m->tetCount) : NULL, *blockDummy = NULL;
+    int *order = m->tetCount ? IC_ALLOC(int, m->tetCount) : NULL, *blockDummy = NULL, *keyOfTet = NULL;
     if ((m->tetCount && !order) || !B.bits || !B.colour || !mortonOrder(m, order)) goto fail;
+    if (L->chunked) {
+        keyOfTet = IC_ALLOC(int, (size_t)m->tetCount);
+        if (!keyOfTet || !chunkOrder(m, order, keyOfTet)) goto fail;
+        B.keyOfTet = keyOfTet;
+    }
     r = IC_ERR_UNSUPPORTED;
     if (L->scheme == IC_COLOURING_CELL && m->tetCount > 0) {
         r = buildCells(&B, order);
@@ -803,6 +896,7 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
             B = (icBuild){0};
             B.L = keep;
             B.m = m;
+            B.keyOfTet = keyOfTet;
             B.ok = true;
             B.bits = IC_ALLOC_ZERO(uint64_t, (size_t)m->vertexCount + 1);
             B.colour = IC_ALLOC(int, (size_t)(m->tetCount > m->vertexCount ? m->tetCount : m->vertexCount) + 1);
@@ -861,12 +955,14 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
                (L->cellCorners ? (size_t)L->unitCount * (8 * sizeof(unsigned) * L->lanes + IC_XPBD_MAX_CELL_TETS * 4 + 1 + sizeof(int)) : 0);
     freeBuild(&B);
     icFree(order);
+    icFree(keyOfTet);
     icFree(blockDummy);
     *out = L;
     return IC_OK;
 fail:
     freeBuild(&B);
     icFree(order);
+    icFree(keyOfTet);
     icFree(blockDummy);
     icXpbdLayout_Destroy(L);
     return r == IC_OK ? IC_ERR_OUT_OF_MEMORY : r;

@@ -24,7 +24,7 @@ typedef struct icXpbdProfile {
 } icXpbdProfile;
 
 /// The sweep's order: phases run one after the other; the chunks of a phase share no vertex
-/// and run in parallel, each on one worker. A chunk runs its colours in order (each colour's
+/// and run in parallel, each on one worker (large bodies: slabs in two phases, even and odd). A chunk runs its colours in order (each colour's
 /// blocks share no vertex: lanes of a vector are independent) and then its overflow blocks
 /// lane by lane. Small meshes have one chunk, and the blocks of each of its colours are
 /// shared out between the workers instead (units: one block for greedy colours, the tet

@@ -257,8 +257,9 @@ int icXpbd_SweepPacked(const icModel *model, icState *state, icReal h) {
             int chunks = L->phaseChunks[p + 1] - L->phaseChunks[p];
             if (p == 64) // chunks that found no free phase may touch each other: one by one
                 chunkTask(0, chunks, 0, &T);
-            else
-                icPool_ParallelForEach(model->pool, chunkTask, chunks, &T);
+            else // one contiguous share per worker, the same every sweep: its slabs stay in
+                 // its core's cache (claimed one by one they moved between cores: 2-12 % slower)
+                icPool_ParallelFor(model->pool, chunkTask, chunks, 1, &T);
         }
     } else if (L->chunkCount == 1) {
         for (int k = L->chunkColours[0]; k < L->chunkColours[1]; ++k) {

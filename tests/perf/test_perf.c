@@ -329,8 +329,11 @@ IC_TEST(perf, same_bits_for_any_worker_count) {
     icXpbd_SetParallelGrain(24);
 }
 
+static void checkLayout(const icModel *m, const icXpbdLayout *L);
+
 IC_TEST(perf, large_mesh_chunks_same_bits) {
-    // Above IC_LAYOUT_CHUNKED_ABOVE tets the sweep runs chunks in phases.
+    // Above IC_LAYOUT_CHUNKED_ABOVE tets the sweep runs chunks in phases: this bar (92 x 23 x 23
+    // cells) is cut across its length into slabs, a multiple of 8 of them, in two phases.
     icSceneOptions o = {0, IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY, false, 46, NULL, NULL};
     icWorld *world = makeScene(&o);
     IC_REQUIRE(world);
@@ -339,16 +342,93 @@ IC_TEST(perf, large_mesh_chunks_same_bits) {
     IC_REQUIRE(L);
     printf("  %d tets: %d chunks in %d phases, %d colours, %d overflow tets\n", icWorld_GetTetCount(world),
            L->chunkCount, L->phaseCount, L->colourCount, L->overflowTets);
-    IC_CHECK(L->chunked && L->chunkCount > 4 && L->phaseCount >= 2);
+    IC_CHECK(L->chunked && L->chunkCount >= 8 && L->chunkCount % 8 == 0);
+    IC_CHECK_INT(L->phaseCount, 2);
+    checkLayout(icWorld_Model(world), L);
     icWorld_Step(world, 1.0 / 60.0, NULL);
     uint64_t one = hashWorld(world);
     icDestroyWorld(world);
-    o.workers = 2;
-    world = makeScene(&o);
+    for (int workers = 2; workers <= 3; ++workers) {
+        o.workers = workers;
+        world = makeScene(&o);
+        IC_REQUIRE(world);
+        icWorld_Step(world, 1.0 / 60.0, NULL);
+        icWorld_Step(world, 1.0 / 60.0, NULL);
+        IC_CHECK_MSG(hashWorld(world) == one, "%d workers differ on a chunked mesh", workers);
+        icDestroyWorld(world);
+    }
+}
+
+// Three bodies in one chunked layout: a long box cut into slabs, a box whose longest axis has
+// too few cells for 8 slabs (cut along its Morton curve instead), and a small box (one
+// chunk). Chunks never mix bodies, every layout invariant holds, and 1 and 2 workers give the
+// same bits.
+static icWorld *threeBodies(int workers) {
+    icWorldDef def = icDefaultWorldDef();
+    def.substeps = 4;
+    def.workerCount = workers;
+    icWorld *world = icCreateWorld(&def);
+    icTest_Seed(11);
+    const int cells[3][3] = {{48, 16, 16}, {2, 90, 90}, {3, 3, 3}};
+    const icVec3 size[3] = {{2.4, 0.8, 0.8}, {2.0, 0.9, 0.9}, {0.3, 0.3, 0.3}};
+    for (int b = 0; b < 3 && world; ++b) {
+        icTetMesh mesh = {0};
+        if (b == 1) // as generated: shuffledBox's jitter follows the x spacing
+            icGenerateBox(&mesh, size[b], cells[b], 6);
+        else
+            shuffledBox(&mesh, cells[b], size[b], NULL);
+        icSoftBodyDef body = icDefaultSoftBodyDef();
+        body.translation = icVec3_Make(0, 3.0 * b, 0);
+        icBodyId id;
+        icResult r = icWorld_CreateSoftBody(world, &mesh, &body, &id, NULL);
+        icTetMesh_Destroy(&mesh);
+        if (r != IC_OK) {
+            icDestroyWorld(world);
+            world = NULL;
+        }
+    }
+    return world;
+}
+
+IC_TEST(perf, slabs_fall_back_on_coarse_bodies) {
+    icWorld *world = threeBodies(1);
+    IC_REQUIRE(world);
+    icWorld_Step(world, 1.0 / 60.0, NULL);
+    const icModel *m = icWorld_Model(world);
+    const icXpbdLayout *L = m->layout;
+    IC_REQUIRE(L && L->chunked);
+    int chunksOf[3] = {0, 0, 0}, fullRuns = 0;
+    for (int c = 0; c < L->chunkCount; ++c) {
+        int body = -1, mixed = 0, tets = 0;
+        for (int i = L->chunkBlocks[c] * L->lanes; i < L->chunkBlocks[c + 1] * L->lanes; ++i) {
+            int t = L->tetOfLane[i];
+            if (t < 0) continue;
+            if (body < 0) body = m->tetBody[t];
+            mixed += m->tetBody[t] != body;
+            tets++;
+        }
+        IC_CHECK_INT(mixed, 0);
+        if (body >= 0) chunksOf[body]++;
+        fullRuns += body == 1 && tets == 16384;
+    }
+    printf("  %d tets: chunks per body %d / %d / %d, %d phases\n", m->tetCount, chunksOf[0], chunksOf[1],
+           chunksOf[2], L->phaseCount);
+    // 73,728 tets: 8 slabs of 8,192 or more; 97,200 tets in a plate 2 cells thick along its
+    // longest axis: 8 slabs would put the vertices between the cells in 3 or 4 slabs, so runs
+    // of 16,384 along the curve; 162 tets: one chunk.
+    IC_CHECK_INT(chunksOf[0], 8);
+    IC_CHECK_INT(chunksOf[1], 6);
+    IC_CHECK_INT(fullRuns, 5); // 97,200 = 5 x 16,384 + 15,280
+    IC_CHECK_INT(chunksOf[2], 1);
+    checkLayout(m, L);
+    icWorld_Step(world, 1.0 / 60.0, NULL);
+    uint64_t one = hashWorld(world);
+    icDestroyWorld(world);
+    world = threeBodies(2);
     IC_REQUIRE(world);
     icWorld_Step(world, 1.0 / 60.0, NULL);
     icWorld_Step(world, 1.0 / 60.0, NULL);
-    IC_CHECK_MSG(hashWorld(world) == one, "2 workers differ on a chunked mesh");
+    IC_CHECK_MSG(hashWorld(world) == one, "2 workers differ");
     icDestroyWorld(world);
 }
 
