@@ -44,7 +44,8 @@ void icRigidTrack_Evaluate(const icRigidTrack *track, icReal t, icMat3 *R, icVec
 // Kinematic colliders. Boundary vertices of every body are kept `thickness` outside the
 // collider's surface, with Coulomb friction, as constraints in the XPBD Gauss-Seidel loop.
 // Candidates are found once per step (frame) and the constraints re-evaluated every substep
-// (seed 000, Algorithm 1). The XPBD solver only: a Newton world refuses colliders.
+// (seed 000, Algorithm 1). The force-based (Newton) solvers take colliders and planes as a
+// penalty potential with smoothed friction instead (src/fem/contact_potential.c).
 
 typedef enum icColliderShape {
     IC_COLLIDER_SPHERE = 0, ///< centre, radius
@@ -84,7 +85,7 @@ typedef struct icColliderId {
 
 /// Adds a collider. IC_ERR_BAD_VALUE for a bad def (sizes <= 0, negative friction, a mesh
 /// index out of range, a degenerate box axis), IC_ERR_NOT_FINITE, IC_ERR_EMPTY for a mesh
-/// without triangles, IC_ERR_UNSUPPORTED in a Newton world; diag (may be NULL) says why.
+/// without triangles; diag (may be NULL) says why.
 icResult icWorld_AddCollider(icWorld *world, const icColliderDef *def, icColliderId *id,
                              icDiagnostic *diag);
 bool icCollider_IsValid(const icWorld *world, icColliderId id);

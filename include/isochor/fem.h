@@ -175,6 +175,13 @@ typedef struct icNewtonDef {
     bool lineSearch;            ///< backtracking on the incremental potential; default true
     icReal stiffnessDamping;    ///< Rayleigh gamma in seconds (f_d = -gamma K v), >= 0; 0
     icReal massDamping;         ///< Rayleigh alpha_M in 1/s (f_d = -alpha_M M v), >= 0; 0
+    /// World solves: penalty stiffness of plane and collider contact per vertex, in units of
+    /// E h (E the body's Young's modulus, h = cbrt(6 x its mean rest tet volume)), > 0;
+    /// default 100 (penetration about h / 100 per unit contact strain, docs/scenes.md)
+    icReal contactStiffness;
+    /// World steps: eps_v of the smoothed Coulomb friction (IPC, Li et al. 2020), m/s, > 0:
+    /// slower slips are resisted as by a stiff spring (static friction); default 1e-3
+    icReal frictionVelocity;
 } icNewtonDef;
 
 /// Defaults as listed in icNewtonDef.
@@ -195,6 +202,12 @@ typedef struct icNewtonStats {
     icReal solveMilliseconds;    ///< PCG time, summed
 } icNewtonStats;
 
+/// An extra potential over single vertices (contact): returns its energy at x (J); with f
+/// non-NULL adds the forces -dE/dx (vertexCount x 3); with blocks non-NULL adds each vertex's
+/// 3x3 Hessian block (vertexCount x 9, column-major, symmetric PSD).
+typedef icReal (*icVertexPotentialFn)(void *context, const icReal *x, icReal *f,
+                                      icReal *blocks);
+
 /// Boundary conditions and loads of one step or solve. Arrays are (vertexCount x 3).
 typedef struct icNewtonInput {
     const unsigned char *freeMask; ///< 1 = free DOF, 0 = prescribed; NULL = all free
@@ -213,6 +226,11 @@ typedef struct icNewtonSolver icNewtonSolver;
 icNewtonSolver *icCreateNewtonSolver(const icFemModel *model, const icNewtonDef *def);
 void icDestroyNewtonSolver(icNewtonSolver *solver);
 void icNewtonSolver_SetDef(icNewtonSolver *solver, const icNewtonDef *def);
+/// Adds a per-vertex potential (contact) to what later steps and solves minimise: its energy
+/// joins the line search's objective, its forces the residual, its blocks the Hessian.
+/// potential NULL removes it.
+void icNewtonSolver_SetPotential(icNewtonSolver *solver, icVertexPotentialFn potential,
+                                 void *context);
 
 /// One backward Euler step (spec 5.1-5.9): x, v (vertexCount x 3) go from t^n to t^n + dt.
 /// Inertial initial guess x = x^n + dt v^n (spec 5.3), prescribed DOFs moved to their
@@ -242,11 +260,13 @@ void icNewtonCache_Destroy(icNewtonCache *cache);
 /// Backward Euler step of the world's current state with the force-based solver. Bodies use
 /// their material model with the spec 2.7 Lamé mapping (MM: the world's raw Lamé and gamma,
 /// so it minimises the XPBD energy). Pinned axes follow their pins; the world's
-/// linearDamping adds to def->massDamping. Planes are not handled (IC_ERR_UNSUPPORTED when
-/// the world has any). nu = 0.5 bodies give IC_ERR_BAD_VALUE. def NULL = defaults.
+/// linearDamping adds to def->massDamping. Planes and colliders (at the step's end time) push
+/// through a penalty potential with lagged smoothed friction (src/fem/contact_potential.c).
+/// nu = 0.5 bodies give IC_ERR_BAD_VALUE. def NULL = defaults.
 icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef *def,
                        icReal dt, icStepStats *stats, icNewtonStats *newtonStats);
-/// Quasistatic solve of the world's current state (pins held at the current time).
+/// Quasistatic solve of the world's current state (pins and colliders held at the current
+/// time; contact without friction).
 icResult icNewton_SolveStatic(icWorld *world, icNewtonCache **cache, const icNewtonDef *def,
                               bool gravity, icStepStats *stats, icNewtonStats *newtonStats);
 

@@ -156,11 +156,6 @@ icResult icWorld_AddCollider(icWorld *world, const icColliderDef *def, icCollide
                              icDiagnostic *diag) {
     if (id) *id = (icColliderId){0};
     if (!world || !def) return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, "", 0, "no world or def");
-    if (world->model.def.solver != IC_SOLVER_XPBD &&
-        world->model.def.solver != IC_SOLVER_INCOMPRESSIBLE)
-        return icDiag_Set(diag, IC_ERR_UNSUPPORTED, "", 0,
-                          "colliders need the XPBD or incompressible solver (the Newton "
-                          "solvers have no contact yet)");
     icResult r = checkDef(def, diag);
     if (r != IC_OK) return r;
     icContactSystem *cs = icContact_Get(world);

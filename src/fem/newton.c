@@ -27,6 +27,9 @@ struct icNewtonSolver {
     icReal *diag;          ///< (vertexCount x 9) diagonal blocks of A
     icReal *precond;       ///< (vertexCount x 9)
     unsigned char *mask;   ///< (n) 1 = free
+    icReal *blocks;        ///< (vertexCount x 9) Hessian blocks of the vertex potential
+    icVertexPotentialFn potential; ///< per-vertex potential (contact) or NULL
+    void *potentialContext;
     icReal diagonal;       ///< length scale sqrt(3) (rest volume)^(1/3), m
     icReal forceScale;     ///< max(m_i |g|, mu W^(2/3)), N
 };
@@ -45,6 +48,8 @@ icNewtonDef icDefaultNewtonDef(void) {
     d.lineSearch = true;
     d.stiffnessDamping = 0;
     d.massDamping = 0;
+    d.contactStiffness = 100;
+    d.frictionVelocity = 1e-3;
     return d;
 }
 
@@ -53,7 +58,8 @@ static bool defIsValid(const icNewtonDef *d) {
            d->stepTolerance >= 0 && d->cgTolerance > 0 && d->maxCGIterations >= 1 &&
            (int)d->preconditioner >= 0 && d->preconditioner <= IC_PRECONDITIONER_BLOCK_JACOBI &&
            d->stiffnessDamping >= 0 && isfinite(d->stiffnessDamping) && d->massDamping >= 0 &&
-           isfinite(d->massDamping);
+           isfinite(d->massDamping) && d->contactStiffness > 0 && isfinite(d->contactStiffness) &&
+           d->frictionVelocity > 0 && isfinite(d->frictionVelocity);
 }
 
 static double nowMs(void) {
@@ -81,6 +87,7 @@ void icDestroyNewtonSolver(icNewtonSolver *s) {
     icFree(s->diag);
     icFree(s->precond);
     icFree(s->mask);
+    icFree(s->blocks);
     icFree(s);
 }
 
@@ -108,9 +115,10 @@ icNewtonSolver *icCreateNewtonSolver(const icFemModel *model, const icNewtonDef 
     s->diag = IC_ALLOC(icReal, 9 * (size_t)nv);
     s->precond = IC_ALLOC(icReal, 9 * (size_t)nv);
     s->mask = IC_ALLOC(unsigned char, n);
+    s->blocks = IC_ALLOC(icReal, 9 * (size_t)nv);
     s->hessians = IC_ALLOC(icReal, 81 * (size_t)model->tetCount);
     bool ok = s->xn && s->xt && s->fext && s->f && s->r && s->dx && s->trial && s->tmp && s->e && s->rTrial && s->fSave &&
-              s->work && s->diag && s->precond && s->mask && s->hessians;
+              s->work && s->diag && s->precond && s->mask && s->hessians && s->blocks;
     if (ok) ok = icFemPattern_Create(&s->pattern, model) == IC_OK;
     if (!ok) {
         icDestroyNewtonSolver(s);
@@ -131,6 +139,35 @@ icNewtonSolver *icCreateNewtonSolver(const icFemModel *model, const icNewtonDef 
 
 void icNewtonSolver_SetDef(icNewtonSolver *s, const icNewtonDef *def) {
     if (s && def && defIsValid(def)) s->def = *def;
+}
+
+void icNewtonSolver_SetPotential(icNewtonSolver *s, icVertexPotentialFn potential,
+                                 void *context) {
+    if (!s) return;
+    s->potential = potential;
+    s->potentialContext = context;
+}
+
+// Energy of the per-vertex potential at x (0 without one); adds its forces to f when given.
+static icReal potentialEnergy(icNewtonSolver *s, const icReal *x, icReal *f) {
+    return s->potential ? s->potential(s->potentialContext, x, f, NULL) : 0.0;
+}
+
+// All forces at x but the external ones: elastic and per-vertex potential, added to f.
+static void addForces(icNewtonSolver *s, const icReal *x, icReal *f) {
+    icFem_AddForces(s->model, x, f);
+    (void)potentialEnergy(s, x, f);
+}
+
+// y += B w with B the potential's block diagonal.
+static void addBlocks(const icNewtonSolver *s, const icReal *w, icReal *y, icReal sign) {
+    if (!s->potential) return;
+    for (int v = 0; v < s->model->vertexCount; ++v) {
+        const icReal *b = s->blocks + 9 * (size_t)v;
+        const icReal *wv = w + 3 * v;
+        for (int i = 0; i < 3; ++i)
+            y[3 * v + i] += sign * (b[i] * wv[0] + b[3 + i] * wv[1] + b[6 + i] * wv[2]);
+    }
 }
 
 static icReal maxAbsMasked(const icReal *a, const unsigned char *mask, int n) {
@@ -175,7 +212,8 @@ typedef struct {
     icReal gamma;      ///< stiffness damping (0 in statics)
 } icNewtonTerms;
 
-// y = A w with A = stiffScale K+ + massScale M.
+// y = A w with A = stiffScale K+ + massScale M + B (B: the potential's blocks, which the
+// assembled matrix holds on its diagonal).
 static void applyA(icNewtonSolver *s, const icNewtonTerms *tm, const icReal *w, icReal *y) {
     if (!s->def.matrixFree) {
         icBsr3_Multiply(&s->pattern.matrix, w, y);
@@ -185,6 +223,7 @@ static void applyA(icNewtonSolver *s, const icNewtonTerms *tm, const icReal *w, 
     for (int v = 0; v < s->model->vertexCount; ++v)
         for (int i = 0; i < 3; ++i)
             y[3 * v + i] = tm->stiffScale * y[3 * v + i] + tm->massScale * s->model->mass[v] * w[3 * v + i];
+    addBlocks(s, w, y, 1);
 }
 
 typedef struct {
@@ -197,9 +236,10 @@ static void operatorA(void *context, const icReal *x, icReal *y) {
     applyA(op->s, op->tm, x, y);
 }
 
-// K+ w = (A w - massScale M w) / stiffScale (the damping term needs K+ alone).
+// K+ w = (A w - massScale M w - B w) / stiffScale (the damping term needs K+ alone).
 static void applyK(icNewtonSolver *s, const icNewtonTerms *tm, const icReal *w, icReal *y) {
     applyA(s, tm, w, y);
+    addBlocks(s, w, y, -1);
     for (int v = 0; v < s->model->vertexCount; ++v)
         for (int i = 0; i < 3; ++i)
             y[3 * v + i] = (y[3 * v + i] - tm->massScale * s->model->mass[v] * w[3 * v + i]) / tm->stiffScale;
@@ -280,8 +320,18 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
         icReal energy = icFem_EvaluateAssemble(m, x, d->projectHessian, s->f, tm->stiffScale,
                                                tm->massScale, d->matrixFree ? NULL : &s->pattern,
                                                d->matrixFree ? s->hessians : NULL);
-        st->assemblyMilliseconds += nowMs() - t0;
         st->energy = energy;
+        if (s->potential) {
+            // The per-vertex potential joins Phi, the forces and A's diagonal blocks.
+            memset(s->blocks, 0, sizeof(icReal) * 9 * (size_t)m->vertexCount);
+            energy += s->potential(s->potentialContext, x, s->f, s->blocks);
+            if (!d->matrixFree)
+                for (int v = 0; v < m->vertexCount; ++v) {
+                    icReal *dst = s->pattern.matrix.values + 9 * (size_t)s->pattern.matrix.diag[v];
+                    for (int i = 0; i < 9; ++i) dst[i] += s->blocks[9 * (size_t)v + i];
+                }
+        }
+        st->assemblyMilliseconds += nowMs() - t0;
         residual(s, tm, x, s->r);
         icReal rn = maxAbsMasked(s->r, s->mask, n);
         if (k == 0) st->initialResidual = r0 = rn;
@@ -302,6 +352,8 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
                 for (int i = 0; i < 9; ++i) b[i] *= tm->stiffScale;
                 icReal mm = tm->massScale * m->mass[v];
                 b[0] += mm, b[4] += mm, b[8] += mm;
+                if (s->potential)
+                    for (int i = 0; i < 9; ++i) b[i] += s->blocks[9 * (size_t)v + i];
             }
         } else {
             for (int v = 0; v < m->vertexCount; ++v)
@@ -345,7 +397,9 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
             const icReal alphaMin = 1.0 / (1 << 20);
             for (;;) {
                 for (int i = 0; i < n; ++i) s->trial[i] = x[i] + alpha * s->dx[i];
-                icReal phi = objective(s, tm, s->trial, icFem_Energy(m, s->trial), &mag);
+                icReal phi = objective(s, tm, s->trial,
+                                       icFem_Energy(m, s->trial) + potentialEnergy(s, s->trial, NULL),
+                                       &mag);
                 if (phi <= phi0 + 1e-4 * alpha * gdx) break;
                 // Near convergence the predicted decrease drowns in the rounding of Phi
                 // (spec 5.7): accept a full step when both the predicted and the observed
@@ -354,7 +408,7 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
                 if (alpha == 1 && isfinite(phi) && -gdx <= noise && fabs(phi - phi0) <= noise) {
                     memcpy(s->fSave, s->f, sizeof(icReal) * (size_t)n);
                     memset(s->f, 0, sizeof(icReal) * (size_t)n);
-                    icFem_AddForces(m, s->trial, s->f);
+                    addForces(s, s->trial, s->f);
                     residual(s, tm, s->trial, s->rTrial);
                     bool better = maxAbsMasked(s->rTrial, s->mask, n) < rn;
                     memcpy(s->f, s->fSave, sizeof(icReal) * (size_t)n);
@@ -379,7 +433,7 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
             st->converged = true;
             memset(s->f, 0, sizeof(icReal) * (size_t)n);
             st->energy = icFem_Energy(m, x);
-            icFem_AddForces(m, x, s->f);
+            addForces(s, x, s->f);
             residual(s, tm, x, s->r);
             st->residual = maxAbsMasked(s->r, s->mask, n);
             return IC_OK;

@@ -2,17 +2,19 @@
 // The force-based Newton solver driven from a world: FEM model from the bodies, DOF mask
 // and targets from the pins, stepping the world's state.
 #define _POSIX_C_SOURCE 200809L
+#include "fem/contact_potential.h"
 #include "fem/fem_internal.h"
 #include "world/world_internal.h"
 
 #include <time.h>
 
 struct icNewtonCache {
-    int revision;      ///< model revision the FEM model was built for
+    int revision; ///< model revision the FEM model was built for
     icFemModel fem;
     icNewtonSolver *solver;
-    unsigned char *mask; ///< (vertexCount x 3)
-    icReal *targets;     ///< (vertexCount x 3)
+    unsigned char *mask;        ///< (vertexCount x 3)
+    icReal *targets;            ///< (vertexCount x 3)
+    icContactPotential contact; ///< planes and colliders (src/fem/contact_potential.c)
 };
 
 void icNewtonCache_Destroy(icNewtonCache *cache) {
@@ -21,6 +23,7 @@ void icNewtonCache_Destroy(icNewtonCache *cache) {
     icFemModel_Destroy(&cache->fem);
     icFree(cache->mask);
     icFree(cache->targets);
+    icContactPotential_Destroy(&cache->contact);
     icFree(cache);
 }
 
@@ -50,7 +53,6 @@ static icResult bodyMaterial(const icModel *m, int b, icMaterial *out) {
 static icResult ensureCache(icWorld *world, icNewtonCache **cachePtr, const icNewtonDef *def) {
     icModel *m = &world->model;
     if (m->vertexCount == 0 || m->tetCount == 0) return IC_ERR_EMPTY;
-    if (m->planeCount > 0) return IC_ERR_UNSUPPORTED; // no contact in the Newton solver yet
     icNewtonCache *c = *cachePtr;
     if (c && c->revision == m->revision && c->fem.vertexCount == m->vertexCount) {
         icNewtonSolver_SetDef(c->solver, def);
@@ -117,8 +119,8 @@ static void fillStepStats(icStepStats *stats, const icNewtonStats *ns, const icN
     stats->nan = r == IC_ERR_NUMERICAL;
 }
 
-icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef *def,
-                       icReal dt, icStepStats *stats, icNewtonStats *newtonStats) {
+icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef *def, icReal dt,
+                       icStepStats *stats, icNewtonStats *newtonStats) {
     IC_ASSERT(world && cache);
     double t0 = nowMs();
     icNewtonStats ns;
@@ -134,6 +136,13 @@ icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef 
     fillConstraints(m, s, c, s->time + dt);
     icNewtonInput in = {c->mask, c->targets, NULL, m->def.gravity};
     memcpy(s->xPrev, s->x, sizeof(icReal) * 3 * (size_t)m->vertexCount);
+    // Contact at the step's end (animated colliders push), friction lagged from x^n = xPrev.
+    r = icContactPotential_Begin(&c->contact, world, s->xPrev, s->time, s->time + dt,
+                                 d.contactStiffness, true, d.frictionVelocity * dt);
+    if (r != IC_OK) return r;
+    bool contact = icContactPotential_Active(&c->contact);
+    icNewtonSolver_SetPotential(c->solver, contact ? icContactPotential_Evaluate : NULL,
+                                &c->contact);
     r = icNewtonSolver_Step(c->solver, &in, dt, s->x, s->v, &ns);
     if (r != IC_ERR_NUMERICAL) {
         s->time += dt;
@@ -141,6 +150,7 @@ icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef 
         s->substepCount++;
     }
     fillStepStats(stats, &ns, c, s->x, nowMs() - t0, r);
+    if (stats && contact) stats->contacts = icContactPotential_Count(&c->contact, s->x);
     if (newtonStats) *newtonStats = ns;
     return r;
 }
@@ -158,11 +168,19 @@ icResult icNewton_SolveStatic(icWorld *world, icNewtonCache **cache, const icNew
     icModel *m = &world->model;
     icState *s = world->state;
     fillConstraints(m, s, c, s->time);
-    icNewtonInput in = {c->mask, c->targets, NULL,
-                        gravity ? m->def.gravity : icVec3_Make(0, 0, 0)};
+    icNewtonInput in = {c->mask, c->targets, NULL, gravity ? m->def.gravity : icVec3_Make(0, 0, 0)};
+    // Colliders hold their pose at the current time; no friction without a time step (the
+    // start positions are then never read).
+    r = icContactPotential_Begin(&c->contact, world, s->x, s->time, s->time, d.contactStiffness,
+                                 false, 0);
+    if (r != IC_OK) return r;
+    bool contact = icContactPotential_Active(&c->contact);
+    icNewtonSolver_SetPotential(c->solver, contact ? icContactPotential_Evaluate : NULL,
+                                &c->contact);
     r = icNewtonSolver_SolveStatic(c->solver, &in, s->x, &ns);
     memset(s->v, 0, sizeof(icReal) * 3 * (size_t)m->vertexCount);
     fillStepStats(stats, &ns, c, s->x, nowMs() - t0, r);
+    if (stats && contact) stats->contacts = icContactPotential_Count(&c->contact, s->x);
     if (newtonStats) *newtonStats = ns;
     return r;
 }

@@ -22,6 +22,8 @@
 //   "matrix_free": false,         cached per-tet Hessians instead of an assembled matrix
 //   "stiffness_damping": 0,       Rayleigh gamma, s, >= 0 (no effect in quasistatic)
 //   "mass_damping": 0,            Rayleigh alpha_M, 1/s, >= 0 (no effect in quasistatic)
+//   "contact_stiffness": 100,     plane / collider penalty per vertex in units of E h, > 0
+//   "friction_velocity": 1e-3,    eps_v of the smoothed friction, m/s, > 0 (newton only)
 //   "gravity": true               quasistatic only: include the scene's gravity
 // }
 
@@ -30,10 +32,10 @@ static const char *const s_preconditioners[] = {"none", "jacobi", "block_jacobi"
 #define IC_PRECONDITIONER_NAME_COUNT 3
 
 // The keys both types share; quasistatic adds "gravity".
-#define IC_NEWTON_KEYS                                                                          \
-    "type", "max_iterations", "tolerance", "absolute_tolerance", "step_tolerance",              \
-        "cg_tolerance", "max_cg_iterations", "preconditioner", "project_hessian", "line_search", \
-        "matrix_free", "stiffness_damping", "mass_damping"
+#define IC_NEWTON_KEYS                                                                             \
+    "type", "max_iterations", "tolerance", "absolute_tolerance", "step_tolerance", "cg_tolerance", \
+        "max_cg_iterations", "preconditioner", "project_hessian", "line_search", "matrix_free",    \
+        "stiffness_damping", "mass_damping", "contact_stiffness", "friction_velocity"
 
 static icResult readNewtonDef(const icSceneReader *r, const cJSON *item, const char *path,
                               icNewtonDef *d) {
@@ -68,8 +70,14 @@ static icResult readNewtonDef(const icSceneReader *r, const cJSON *item, const c
     if ((e = icSceneReader_Number(r, item, path, "stiffness_damping", IC_RANGE_NON_NEGATIVE,
                                   &d->stiffnessDamping)) != IC_OK)
         return e;
-    return icSceneReader_Number(r, item, path, "mass_damping", IC_RANGE_NON_NEGATIVE,
-                                &d->massDamping);
+    if ((e = icSceneReader_Number(r, item, path, "mass_damping", IC_RANGE_NON_NEGATIVE,
+                                  &d->massDamping)) != IC_OK)
+        return e;
+    if ((e = icSceneReader_Number(r, item, path, "contact_stiffness", IC_RANGE_POSITIVE,
+                                  &d->contactStiffness)) != IC_OK)
+        return e;
+    return icSceneReader_Number(r, item, path, "friction_velocity", IC_RANGE_POSITIVE,
+                                &d->frictionVelocity);
 }
 
 icResult icScene_ReadNewton(const icSceneReader *r, const cJSON *item, const char *path,

@@ -5,6 +5,7 @@
 #include "core/bytes.h"
 #include "core/hash.h"
 #include "incompressible/incompressible_checkpoint.h"
+#include "isochor/collision.h"
 #include "world/world_internal.h"
 
 #include <math.h>
@@ -43,6 +44,13 @@ uint64_t icWorld_HashModel(const icWorld *world) {
     h = icHash_Word(h, (uint64_t)n->lineSearch);
     h = icHash_Real(h, n->stiffnessDamping);
     h = icHash_Real(h, n->massDamping);
+    // Newton's contact settings only where something can be touched: the hashes of worlds
+    // without planes or colliders stay what they were.
+    if (d->solver == IC_SOLVER_NEWTON &&
+        (world->model.planeCount > 0 || icWorld_GetColliderCount(world) > 0)) {
+        h = icHash_Real(h, n->contactStiffness);
+        h = icHash_Real(h, n->frictionVelocity);
+    }
     // The incompressible solver's settings only where it steps: the hashes of XPBD and Newton
     // worlds (and their checkpoints) stay what they were.
     if (d->solver == IC_SOLVER_INCOMPRESSIBLE) {

@@ -262,12 +262,13 @@ IC_TEST(collision, refuses_bad_colliders) {
     IC_CHECK_RESULT(icWorld_AddCollider(world, &d, NULL, &diag), IC_ERR_BAD_VALUE);
     IC_CHECK_INT(icWorld_GetColliderCount(world), 0);
     icDestroyWorld(world);
-    // The Newton solver has no contact.
+    // The Newton solvers take colliders (a contact potential) but no bones, body or self
+    // contact.
     icWorldDef wdef = icDefaultWorldDef();
     wdef.solver = IC_SOLVER_NEWTON;
     world = icCreateWorld(&wdef);
     d = icDefaultColliderDef();
-    IC_CHECK_RESULT(icWorld_AddCollider(world, &d, NULL, &diag), IC_ERR_UNSUPPORTED);
+    IC_CHECK_RESULT(icWorld_AddCollider(world, &d, NULL, &diag), IC_OK);
     icBoneDef bone = icDefaultBoneDef();
     IC_CHECK_RESULT(icWorld_AddBone(world, &bone, NULL), IC_ERR_UNSUPPORTED);
     icContactDef contact = icDefaultContactDef();

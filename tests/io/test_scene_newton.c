@@ -37,7 +37,8 @@ IC_TEST(io, scene_newton_loads_and_runs) {
         "   \"absolute_tolerance\": 1e-11, \"step_tolerance\": 1e-9, \"cg_tolerance\": 1e-5,\n"
         "   \"max_cg_iterations\": 500, \"preconditioner\": \"jacobi\",\n"
         "   \"project_hessian\": false, \"line_search\": false, \"matrix_free\": true,\n"
-        "   \"stiffness_damping\": 0.001, \"mass_damping\": 0.5},\n"
+        "   \"stiffness_damping\": 0.001, \"mass_damping\": 0.5,\n"
+        "   \"contact_stiffness\": 50, \"friction_velocity\": 0.002},\n"
         " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2],\n"
         "              \"cells\": 2},\n"
         "   \"material\": {\"model\": \"snh2018\", \"youngs_modulus\": 1e5,\n"
@@ -63,6 +64,7 @@ IC_TEST(io, scene_newton_loads_and_runs) {
     IC_CHECK(!d.projectHessian && !d.lineSearch && d.matrixFree);
     IC_CHECK(d.stiffnessDamping == 0.001);
     IC_CHECK(d.massDamping == 0.5);
+    IC_CHECK(d.contactStiffness == 50 && d.frictionVelocity == 0.002);
 
     icRunOptions options = icDefaultRunOptions();
     options.writeOutput = false;
@@ -196,6 +198,8 @@ IC_TEST(io, scene_newton_errors) {
         {"\"matrix_free\": null", "solver.matrix_free: expected true or false, got null"},
         {"\"stiffness_damping\": -0.1", "solver.stiffness_damping: -0.1 is outside [0, inf)"},
         {"\"mass_damping\": 1e999", "solver.mass_damping: inf is not a finite number"},
+        {"\"contact_stiffness\": 0", "solver.contact_stiffness: 0 is outside (0, inf)"},
+        {"\"friction_velocity\": -1", "solver.friction_velocity: -1 is outside (0, inf)"},
     };
     static const char *const types[2] = {"newton", "quasistatic"};
     for (int t = 0; t < 2; ++t)
