@@ -2,6 +2,7 @@
 // Contact of the force-based solvers (src/fem/contact_potential.c): the potential's gradient
 // and Hessian against finite differences, equilibrium on a plane, a drop, a pushing collider,
 // friction on a slope, and the same bits for any worker count.
+#include "collision/collision_testing.h"
 #include "fem/contact_potential.h"
 #include "fem/fem_test.h"
 
@@ -141,21 +142,9 @@ IC_TEST(fem, contact_potential_derivatives) {
             d.degrees = 30;
             d.thickness = 0.002;
             d.friction = 0.3;
-            if (d.shape == IC_COLLIDER_MESH) {
-                // A closed box as a triangle mesh, wound outwards.
-                icVec3 a = icVec3_Make(-0.2, -0.15, -0.25), b = icVec3_Make(0.2, 0.15, 0.25);
-                for (int c = 0; c < 8; ++c) {
-                    positions[3 * c + 0] = (c & 1) ? b.x : a.x;
-                    positions[3 * c + 1] = (c & 2) ? b.y : a.y;
-                    positions[3 * c + 2] = (c & 4) ? b.z : a.z;
-                }
-                static const int quads[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
-                                                {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
-                for (int q = 0; q < 6; ++q) {
-                    int *t = triangles + 6 * q;
-                    t[0] = quads[q][0], t[1] = quads[q][1], t[2] = quads[q][2];
-                    t[3] = quads[q][0], t[4] = quads[q][2], t[5] = quads[q][3];
-                }
+            if (d.shape == IC_COLLIDER_MESH) { // a closed box as a triangle mesh
+                icCollisionTest_BoxMesh(icVec3_Make(-0.2, -0.15, -0.25),
+                                        icVec3_Make(0.2, 0.15, 0.25), positions, triangles);
                 d.vertexCount = 8;
                 d.positions = positions;
                 d.triangleCount = 12;
@@ -303,14 +292,23 @@ IC_TEST(fem, newton_contact_static_weight) {
 // ---------------------------------------------------------------------------------------
 // Backward Euler with contact.
 
+// The rubber cube (10 cm, 3^3 cells) under gravity, its bottom at `bottom`, over a floor at y = 0.
+static icWorld *rubberCubeOnFloor(icReal bottom) {
+    icSoftBodyDef bdef = rubber();
+    icWorld *world = cubeWorld(newtonWorldDef(icVec3_Make(0, -9.81, 0)), 0.1, 3, bottom, &bdef);
+    icPlaneDef plane = icDefaultPlaneDef();
+    if (world && icWorld_AddPlane(world, &plane) != IC_OK) {
+        icDestroyWorld(world);
+        return NULL;
+    }
+    return world;
+}
+
 // Dropped from 5 cm, the cube lands and comes to rest on the floor: no tunnelling, no
 // explosion, and at rest it sinks no deeper than the static solve's figure allows.
 IC_TEST(fem, newton_contact_drop_comes_to_rest) {
-    icSoftBodyDef bdef = rubber();
-    icWorld *world = cubeWorld(newtonWorldDef(icVec3_Make(0, -9.81, 0)), 0.1, 3, 0.05, &bdef);
+    icWorld *world = rubberCubeOnFloor(0.05);
     IC_REQUIRE(world);
-    icPlaneDef plane = icDefaultPlaneDef();
-    IC_REQUIRE(icWorld_AddPlane(world, &plane) == IC_OK);
     icStepStats st;
     double lowest = INFINITY;
     int failures = 0;
@@ -331,11 +329,8 @@ IC_TEST(fem, newton_contact_drop_comes_to_rest) {
 // A box collider moving at 0.5 m/s along x meets the cube on the floor (friction 0.5) at
 // t = 0.1 s and pushes it: the cube ends just ahead of the collider's face, moving with it.
 IC_TEST(fem, newton_contact_collider_pushes) {
-    icSoftBodyDef bdef = rubber();
-    icWorld *world = cubeWorld(newtonWorldDef(icVec3_Make(0, -9.81, 0)), 0.1, 3, 0, &bdef);
+    icWorld *world = rubberCubeOnFloor(0);
     IC_REQUIRE(world);
-    icPlaneDef plane = icDefaultPlaneDef();
-    IC_REQUIRE(icWorld_AddPlane(world, &plane) == IC_OK);
     icColliderDef d = icDefaultColliderDef();
     d.shape = IC_COLLIDER_BOX;
     d.centre = icVec3_Make(-0.15, 0.05, 0);
