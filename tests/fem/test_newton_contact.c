@@ -38,20 +38,19 @@ static icSoftBodyDef rubber(void) {
     return d;
 }
 
-static icVec3 centroid(const icWorld *world) {
-    const icReal *x = icWorld_GetPositions(world);
-    int nv = icWorld_GetVertexCount(world);
+// The mean of n vectors (x, y, z) in a.
+static icVec3 mean(const icReal *a, int n) {
     icVec3 c = icVec3_Make(0, 0, 0);
-    for (int v = 0; v < nv; ++v) c = icVec3_Add(c, icVec3_Load(x, v));
-    return icVec3_Scale(1.0 / nv, c);
+    for (int i = 0; i < n; ++i) c = icVec3_Add(c, icVec3_Load(a, i));
+    return icVec3_Scale(1.0 / n, c);
+}
+
+static icVec3 centroid(const icWorld *world) {
+    return mean(icWorld_GetPositions(world), icWorld_GetVertexCount(world));
 }
 
 static icVec3 meanVelocity(const icWorld *world) {
-    const icReal *v = icWorld_GetVelocities(world);
-    int nv = icWorld_GetVertexCount(world);
-    icVec3 c = icVec3_Make(0, 0, 0);
-    for (int i = 0; i < nv; ++i) c = icVec3_Add(c, icVec3_Load(v, i));
-    return icVec3_Scale(1.0 / nv, c);
+    return mean(icWorld_GetVelocities(world), icWorld_GetVertexCount(world));
 }
 
 static icReal minY(const icWorld *world) {
