@@ -119,6 +119,18 @@ static void fillStepStats(icStepStats *stats, const icNewtonStats *ns, const icN
     stats->nan = r == IC_ERR_NUMERICAL;
 }
 
+// Gathers the planes and colliders (posed from the state's time to t1) as the solver's
+// potential, with friction lagged from xn when frictionEps > 0; *active: anything to touch.
+static icResult beginContact(icNewtonCache *c, icWorld *world, const icReal *xn, icReal t1,
+                             icReal stiffness, icReal frictionEps, bool *active) {
+    icResult r = icContactPotential_Begin(&c->contact, world, xn, world->state->time, t1, stiffness,
+                                          frictionEps > 0, frictionEps);
+    *active = r == IC_OK && icContactPotential_Active(&c->contact);
+    icNewtonSolver_SetPotential(c->solver, *active ? icContactPotential_Evaluate : NULL,
+                                &c->contact);
+    return r;
+}
+
 icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef *def, icReal dt,
                        icStepStats *stats, icNewtonStats *newtonStats) {
     IC_ASSERT(world && cache);
@@ -137,12 +149,10 @@ icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef 
     icNewtonInput in = {c->mask, c->targets, NULL, m->def.gravity};
     memcpy(s->xPrev, s->x, sizeof(icReal) * 3 * (size_t)m->vertexCount);
     // Contact at the step's end (animated colliders push), friction lagged from x^n = xPrev.
-    r = icContactPotential_Begin(&c->contact, world, s->xPrev, s->time, s->time + dt,
-                                 d.contactStiffness, true, d.frictionVelocity * dt);
+    bool contact;
+    r = beginContact(c, world, s->xPrev, s->time + dt, d.contactStiffness, d.frictionVelocity * dt,
+                     &contact);
     if (r != IC_OK) return r;
-    bool contact = icContactPotential_Active(&c->contact);
-    icNewtonSolver_SetPotential(c->solver, contact ? icContactPotential_Evaluate : NULL,
-                                &c->contact);
     r = icNewtonSolver_Step(c->solver, &in, dt, s->x, s->v, &ns);
     if (r != IC_ERR_NUMERICAL) {
         s->time += dt;
@@ -171,12 +181,9 @@ icResult icNewton_SolveStatic(icWorld *world, icNewtonCache **cache, const icNew
     icNewtonInput in = {c->mask, c->targets, NULL, gravity ? m->def.gravity : icVec3_Make(0, 0, 0)};
     // Colliders hold their pose at the current time; no friction without a time step (the
     // start positions are then never read).
-    r = icContactPotential_Begin(&c->contact, world, s->x, s->time, s->time, d.contactStiffness,
-                                 false, 0);
+    bool contact;
+    r = beginContact(c, world, s->x, s->time, d.contactStiffness, 0, &contact);
     if (r != IC_OK) return r;
-    bool contact = icContactPotential_Active(&c->contact);
-    icNewtonSolver_SetPotential(c->solver, contact ? icContactPotential_Evaluate : NULL,
-                                &c->contact);
     r = icNewtonSolver_SolveStatic(c->solver, &in, s->x, &ns);
     memset(s->v, 0, sizeof(icReal) * 3 * (size_t)m->vertexCount);
     fillStepStats(stats, &ns, c, s->x, nowMs() - t0, r);

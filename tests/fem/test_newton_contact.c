@@ -291,6 +291,16 @@ IC_TEST(fem, newton_contact_static_weight) {
 // ---------------------------------------------------------------------------------------
 // Backward Euler with contact.
 
+// Adds collider d moving 0.5 m along x per second (keys at t = 0 and 1).
+static icResult addSlidingCollider(icWorld *world, icColliderDef d) {
+    icRigidKey keys[2] = {icDefaultRigidKey(), icDefaultRigidKey()};
+    keys[1].time = 1;
+    keys[1].translation = icVec3_Make(0.5, 0, 0);
+    d.track.keys = keys;
+    d.track.keyCount = 2;
+    return icWorld_AddCollider(world, &d, NULL, NULL);
+}
+
 // The rubber cube (10 cm, 3^3 cells) under gravity, its bottom at `bottom`, over a floor at y = 0.
 static icWorld *rubberCubeOnFloor(icReal bottom) {
     icSoftBodyDef bdef = rubber();
@@ -335,12 +345,7 @@ IC_TEST(fem, newton_contact_collider_pushes) {
     d.centre = icVec3_Make(-0.15, 0.05, 0);
     d.halfExtents = icVec3_Make(0.05, 0.04, 0.1);
     d.friction = 0;
-    icRigidKey keys[2] = {icDefaultRigidKey(), icDefaultRigidKey()};
-    keys[1].time = 1;
-    keys[1].translation = icVec3_Make(0.5, 0, 0);
-    d.track.keys = keys;
-    d.track.keyCount = 2;
-    IC_REQUIRE(icWorld_AddCollider(world, &d, NULL, NULL) == IC_OK);
+    IC_REQUIRE(addSlidingCollider(world, d) == IC_OK);
     icStepStats st;
     int failures = 0;
     for (int i = 0; i < 60; ++i)
@@ -412,12 +417,7 @@ IC_TEST(fem, newton_contact_same_bits_any_workers) {
         icColliderDef d = icDefaultColliderDef();
         d.centre = icVec3_Make(-0.12, 0.05, 0);
         d.radius = 0.05;
-        icRigidKey keys[2] = {icDefaultRigidKey(), icDefaultRigidKey()};
-        keys[1].time = 1;
-        keys[1].translation = icVec3_Make(0.5, 0, 0);
-        d.track.keys = keys;
-        d.track.keyCount = 2;
-        IC_REQUIRE(icWorld_AddCollider(world, &d, NULL, NULL) == IC_OK);
+        IC_REQUIRE(addSlidingCollider(world, d) == IC_OK);
         for (int i = 0; i < 20; ++i) IC_CHECK_RESULT(icWorld_Step(world, 0.01, NULL), IC_OK);
         nv = icWorld_GetVertexCount(world);
         result[run] = malloc(sizeof(icReal) * 6 * (size_t)nv);
