@@ -21,6 +21,10 @@ enum { IC_LAYOUT_MIN_PARALLEL_BLOCKS = 2, IC_LAYOUT_MIN_SERIAL_FRACTION = 4 };
 // cache through all its colours, where a colour pass over a large mesh streams every vertex
 // through L3 once per colour. Both precisions cut alike, so they sweep in the same order.
 enum { IC_LAYOUT_CHUNKED_ABOVE = 65536, IC_LAYOUT_CHUNK = 16384 };
+// Smaller greedy meshes from this size up are chunked too when each of their bodies that large
+// can be cut into 4 slabs (2 a phase): a colour of a 10k-tet mesh holds too few blocks to share
+// between workers, but two slabs of a phase keep both busy. Otherwise their colours are shared.
+enum { IC_LAYOUT_SMALL_SLABS_ABOVE = 8192 };
 
 // 10 bits spread to every third bit.
 static uint32_t spread10(uint32_t v) {
@@ -107,9 +111,10 @@ static void slabBoundaries(const int *cum, int n, int slabs, int *slabOfBin) {
             slabOfBin[bin++] = s;
 }
 
-// Slabs of body tets order[0..n): slab[i] (0 .. S-1) and S, or 0 when fewer than 8 would do.
-// scratch: 2 x IC_LAYOUT_SLAB_BINS + 1 ints; lo, hi: (model vertices) ints.
-static int bodySlabs(const icModel *m, const int *order, int n, int *slab, int *scratch, int *lo, int *hi) {
+// Slabs of body tets order[0..n): slab[i] (0 .. S-1) and S, a multiple of `step`, or 0 when
+// fewer than `step` would do. scratch: 2 x IC_LAYOUT_SLAB_BINS + 1 ints; lo, hi: (model
+// vertices) ints.
+static int bodySlabs(const icModel *m, const int *order, int n, int step, int *slab, int *scratch, int *lo, int *hi) {
     icVec3 cmin = {INFINITY, INFINITY, INFINITY}, cmax = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = 0; i < n; ++i) {
         const int *tv = m->tets + 4 * (size_t)order[i];
@@ -133,8 +138,8 @@ static int bodySlabs(const icModel *m, const int *order, int n, int *slab, int *
         cum[slab[i] + 1]++;
     }
     for (int k = 0; k < IC_LAYOUT_SLAB_BINS; ++k) cum[k + 1] += cum[k];
-    int slabs = n / IC_LAYOUT_SLAB / 8 * 8;
-    for (slabs = slabs < 8 ? 8 : slabs; slabs >= 8; slabs -= 8) {
+    int slabs = n / IC_LAYOUT_SLAB / step * step;
+    for (slabs = slabs < step ? step : slabs; slabs >= step; slabs -= step) {
         slabBoundaries(cum, n, slabs, slabOfBin);
         for (int i = 0; i < n; ++i)
             for (int k = 0; k < 4; ++k) {
@@ -152,7 +157,7 @@ static int bodySlabs(const icModel *m, const int *order, int n, int *slab, int *
             }
         if (apart) break;
     }
-    if (slabs < 8) return 0;
+    if (slabs < step) return 0;
     for (int i = 0; i < n; ++i) slab[i] = slabOfBin[slab[i]];
     return slabs;
 }
@@ -160,7 +165,9 @@ static int bodySlabs(const icModel *m, const int *order, int n, int *slab, int *
 // Chunk keys for a chunked layout (tets in `order`, Morton, grouped by body): a body's slabs,
 // or runs of IC_LAYOUT_CHUNK tets along its curve, or the whole body when it is smaller; then
 // order sorted by key (stable: Morton order inside a chunk). keyOfTet[t] is t's chunk key.
-static bool chunkOrder(const icModel *m, int *order, int *keyOfTet) {
+// small: a mesh of IC_LAYOUT_CHUNKED_ABOVE tets or fewer, whose bodies from
+// IC_LAYOUT_SMALL_SLABS_ABOVE up get 4 slabs; *sliced is false when one of them cannot.
+static bool chunkOrder(const icModel *m, int *order, int *keyOfTet, bool small, bool *sliced) {
     const int n = m->tetCount;
     int *slab = IC_ALLOC(int, (size_t)n + 1), *scratch = IC_ALLOC(int, 2 * IC_LAYOUT_SLAB_BINS + 1);
     int *lo = IC_ALLOC(int, (size_t)m->vertexCount + 1), *hi = IC_ALLOC(int, (size_t)m->vertexCount + 1);
@@ -170,7 +177,13 @@ static bool chunkOrder(const icModel *m, int *order, int *keyOfTet) {
     for (int s = 0; ok && s < n;) {
         int e = s;
         while (e < n && m->tetBody[order[e]] == m->tetBody[order[s]]) ++e;
-        int slabs = e - s >= 8 * IC_LAYOUT_SLAB_MIN ? bodySlabs(m, order + s, e - s, slab + s, scratch, lo, hi) : 0;
+        int slabs = 0;
+        if (small && e - s >= IC_LAYOUT_SMALL_SLABS_ABOVE) {
+            slabs = bodySlabs(m, order + s, e - s, 4, slab + s, scratch, lo, hi);
+            *sliced = *sliced && slabs > 0;
+        } else if (e - s >= 8 * IC_LAYOUT_SLAB_MIN) {
+            slabs = bodySlabs(m, order + s, e - s, 8, slab + s, scratch, lo, hi);
+        }
         for (int i = s; i < e; ++i)
             keys[i] = (uint32_t)(key + (slabs ? slab[i] : (i - s) / IC_LAYOUT_CHUNK));
         key += slabs ? slabs : (e - s + IC_LAYOUT_CHUNK - 1) / IC_LAYOUT_CHUNK;
@@ -862,6 +875,8 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
     L->modelBodyCount = m->bodyCount;
     L->sweepsLeft = -1;
     L->chunked = m->tetCount > IC_LAYOUT_CHUNKED_ABOVE;
+    // The cell scheme's 8 colours are large enough to share at these sizes.
+    bool small = !L->chunked && m->tetCount > IC_LAYOUT_SMALL_SLABS_ABOVE && L->scheme != IC_COLOURING_CELL;
     findUniformMaterial(L, m);
     if (L->precision == IC_PRECISION_DOUBLE)
         L->rows = L->uniform ? IC_XPBD_ROWS_F_UNIFORM : IC_XPBD_ROWS_F;
@@ -881,9 +896,16 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
     icResult r = IC_ERR_OUT_OF_MEMORY;
     int *order = m->tetCount ? IC_ALLOC(int, m->tetCount) : NULL, *blockDummy = NULL, *keyOfTet = NULL;
     if ((m->tetCount && !order) || !B.bits || !B.colour || !mortonOrder(m, order)) goto fail;
-    if (L->chunked) {
+    if (L->chunked || small) {
+        bool sliced = true;
         keyOfTet = IC_ALLOC(int, (size_t)m->tetCount);
-        if (!keyOfTet || !chunkOrder(m, order, keyOfTet)) goto fail;
+        if (!keyOfTet || !chunkOrder(m, order, keyOfTet, small, &sliced)) goto fail;
+        if (small && !sliced) { // back to the Morton order, one chunk
+            icFree(keyOfTet);
+            keyOfTet = NULL;
+            if (!mortonOrder(m, order)) goto fail;
+        }
+        L->chunked = keyOfTet != NULL;
         B.keyOfTet = keyOfTet;
     }
     r = IC_ERR_UNSUPPORTED;
