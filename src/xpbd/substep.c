@@ -11,7 +11,9 @@
 #include <stdatomic.h>
 #include <time.h>
 
-enum { IC_PASS_MIN_VERTICES = 2048 }; // per range: below it a hand-over costs more
+// Vertices per range: below it a hand-over costs more than the range (~30 cycles a vertex).
+// At 2,048 a 10k-tet mesh's ~2,200 vertices ran on one worker: 16 % of its 2-thread step.
+enum { IC_PASS_MIN_VERTICES = 512 };
 
 
 typedef struct icPassTask {
