@@ -4,7 +4,7 @@
 // process; the phases of a whole step; bytes per tet; a PNG plot. docs/performance.md
 // explains the columns.
 // Usage: bench_xpbd [--quick] [--repeats N] [--seconds S] [--threads N] [--plot FILE.png]
-//                   [--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV]
+//                   [--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV] [--health]
 //                   [--kernel (the colour passes alone, one thread: cycles per tet per width)]...
 //                   [--cells N --mesh general|hex --precision float|double
 //                    --simd auto|scalar|avx2|avx512 --scheme greedy|cell]
@@ -87,6 +87,7 @@ typedef struct icBenchConfig {
     icPrecision precision;
     icSimd simd;
     icColouringScheme scheme;
+    bool health; ///< --health: the default health checks on (else off: the solver alone)
 } icBenchConfig;
 
 enum { IC_BENCH_SUBSTEPS = 10 };
@@ -98,7 +99,7 @@ static icWorld *makeWorld(const icTetMesh *mesh, const icBenchConfig *cfg, int w
     def.precision = cfg->precision;
     def.simd = cfg->simd;
     def.colouring = cfg->scheme;
-    def.health.policy = IC_HEALTH_OFF;
+    def.health.policy = cfg->health ? IC_HEALTH_REPORT : IC_HEALTH_OFF;
     icWorld *world = icCreateWorld(&def);
     icSoftBodyDef body = icDefaultSoftBodyDef();
     body.poissonRatio = 0.49;
@@ -594,7 +595,7 @@ int main(int argc, char **argv) {
     int repeats = 5, cells = 26, threads = 2;
     double seconds = 0.4;
     const char *plot = NULL;
-    icBenchConfig cfg = {"general", IC_PRECISION_FLOAT, IC_SIMD_AUTO, IC_COLOURING_GREEDY};
+    icBenchConfig cfg = {"general", IC_PRECISION_FLOAT, IC_SIMD_AUTO, IC_COLOURING_GREEDY, false};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         if (strcmp(a, "--quick") == 0) quick = true;
@@ -607,6 +608,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--no-table") == 0) tables = false;
         else if (strcmp(a, "--no-extras") == 0) extras = false;
         else if (strcmp(a, "--kernel") == 0) micro = true;
+        else if (strcmp(a, "--health") == 0) cfg.health = true;
         else if (strcmp(a, "--csv") == 0) s_csv = fopen(v, "w"), ++i;
         else if (strcmp(a, "--cells") == 0) cells = atoi(v), ++i, custom = true;
         else if (strcmp(a, "--mesh") == 0) cfg.mesh = strcmp(v, "hex") == 0 ? "hex" : "general", ++i, custom = true;
@@ -621,8 +623,8 @@ int main(int argc, char **argv) {
             cfg.scheme = strcmp(v, "cell") == 0 ? IC_COLOURING_CELL : IC_COLOURING_GREEDY, ++i, custom = true;
         else {
             fprintf(stderr, "usage: %s [--quick] [--repeats N] [--seconds S] [--threads N] [--plot FILE.png] "
-                            "[--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV] [--kernel] [--cells N --mesh "
-                            "general|hex --precision float|double --simd auto|scalar|avx2|avx512 "
+                            "[--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV] [--kernel] [--health] [--cells N "
+                            "--mesh general|hex --precision float|double --simd auto|scalar|avx2|avx512 "
                             "--scheme greedy|cell]\n", argv[0]);
             return 2;
         }
@@ -647,7 +649,7 @@ int main(int argc, char **argv) {
             for (int hex = 0; hex < 2; ++hex) {
                 icTetMesh mesh = {0};
                 icBenchConfig f = {hex ? "hex" : "general", precisions[p], IC_SIMD_AUTO,
-                                   hex ? IC_COLOURING_CELL : IC_COLOURING_GREEDY};
+                                   hex ? IC_COLOURING_CELL : IC_COLOURING_GREEDY, false};
                 if (hex) makeHex(&mesh, cells); else makeGeneral(&mesh, cells);
                 kernelMicro(&mesh, &f, repeats);
                 icTetMesh_Destroy(&mesh);

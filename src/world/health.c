@@ -128,13 +128,9 @@ icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats)
         }
 
         // Tets: inverted count and total volume.
-        int inverted = 0;
-        icReal volume = 0;
-        for (int t = 0; t < m->tetCount; ++t) {
-            icReal J = icMat3_Det(icModel_TetF(m, s->x, t));
-            if (J <= 0) ++inverted;
-            volume += J * m->restVolume[t];
-        }
+        icTetCensus census = icModel_TetCensus(m, s->x);
+        int inverted = census.inverted;
+        icReal volume = census.volume;
         if (inverted > h->maxInvertedSeen) h->maxInvertedSeen = inverted;
         if (inverted > def->maxInvertedTets) {
             snprintf(what, sizeof what, "%d inverted tets > max_inverted_tets %d", inverted,

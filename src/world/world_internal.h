@@ -115,6 +115,14 @@ static inline icMat3 icModel_TetF(const icModel *model, const icReal *x, int t) 
     return icMat3_Mul(Ds, model->invRest[t]);
 }
 
+/// Tets with det F <= 0 at positions x, and their total volume (m^3), on the model's workers
+/// (src/world/census.c; the same bits for any worker count).
+typedef struct icTetCensus {
+    int inverted;
+    icReal volume;
+} icTetCensus;
+icTetCensus icModel_TetCensus(const icModel *model, const icReal *x);
+
 /// Prescribed position of vertex v at time t (its pin's motions applied to pinBase).
 icVec3 icModel_PinPosition(const icModel *model, int v, icReal t);
 /// Makes sure model->colouring is current (rebuilds after bodies were added).
@@ -137,8 +145,6 @@ void icXpbd_ClearMultipliers(const icModel *model, icState *state);
 void icXpbd_BeginStep(const icModel *model, int sweeps);
 /// Copies the multipliers the sweep keeps in its own order to the state (end of a step).
 void icXpbd_SyncMultipliers(const icModel *model, icState *state);
-/// Tets with det F <= 0 in the state, counted on the model's workers (same count for any).
-int icXpbd_CountInverted(const icModel *model, const icState *state);
 /// Resolves plane contacts with friction for the current substep; returns contact count.
 int icXpbd_ProjectPlanes(const icModel *model, icState *state);
 

@@ -124,7 +124,8 @@ icResult icXpbd_Step(icWorld *world, icState *s, icReal dt, icStepStats *stats) 
     local.sweeps = substeps * iterations;
     local.contacts = contacts;
     local.nan = !icXpbd_PositionsFinite(m, s);
-    local.invertedTets = local.nan ? m->tetCount : icXpbd_CountInverted(m, s);
+    // Counted only for a caller who reads it (a pass over every tet).
+    local.invertedTets = local.nan ? m->tetCount : stats ? icModel_TetCensus(m, s->x).inverted : 0;
     local.converged = !local.nan;
     local.milliseconds = nowMs() - t0;
     if (stats) *stats = local;
@@ -212,7 +213,7 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
     local.contacts = contacts;
     local.nan = !icXpbd_PositionsFinite(m, s);
     local.converged = !local.nan && residual < def->tolerance;
-    local.invertedTets = local.nan ? m->tetCount : icXpbd_CountInverted(m, s);
+    local.invertedTets = local.nan ? m->tetCount : stats ? icModel_TetCensus(m, s->x).inverted : 0;
     local.milliseconds = nowMs() - t0;
     if (stats) *stats = local;
     if (local.nan) return IC_ERR_NUMERICAL;

@@ -5,7 +5,9 @@
 #include "test.h"
 
 #include "isochor/io.h"
+#include "world/world_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 // One 1x1x1-cell box (8 vertices, 6 tets) falling freely, with the given policy.
@@ -208,4 +210,41 @@ IC_TEST(reliability, health_scene_key_and_summary) {
                      diag.message, bad[i].message);
         IC_CHECK_INT(diag.line, 2);
     }
+}
+
+// The census the health checks and step statistics read (src/world/census.c): det Ds in
+// place of det F, blocks summed in order. Same inverted count as det F tet by tet, the same
+// volume as sum J V0 to round-off, and the same bits for 1 and 2 workers.
+IC_TEST(reliability, tet_census_matches_det_f) {
+    icTetCensus census[2];
+    for (int workers = 1; workers <= 2; ++workers) {
+        icWorldDef def = icDefaultWorldDef();
+        def.workerCount = workers;
+        icWorld *world = icCreateWorld(&def);
+        IC_REQUIRE(world);
+        icTetMesh mesh = {0};
+        int cells[3] = {16, 12, 12}; // 13,824 tets: 4 blocks of 4,096 and a partial one
+        IC_REQUIRE(icGenerateBox(&mesh, (icVec3){1.6, 1.2, 1.2}, cells, 6) == IC_OK);
+        icSoftBodyDef body = icDefaultSoftBodyDef();
+        IC_REQUIRE(icWorld_CreateSoftBody(world, &mesh, &body, NULL, NULL) == IC_OK);
+        icTetMesh_Destroy(&mesh);
+        const icModel *m = icWorld_Model(world);
+        icReal *x = icWorld_State(world)->x;
+        icTest_Seed(5);
+        for (int i = 0; i < 3 * m->vertexCount; ++i) x[i] += icTest_Uniform(-0.06, 0.06);
+        int inverted = 0;
+        icReal volume = 0;
+        for (int t = 0; t < m->tetCount; ++t) {
+            icReal J = icMat3_Det(icModel_TetF(m, x, t));
+            inverted += J <= 0;
+            volume += J * m->restVolume[t];
+        }
+        census[workers - 1] = icModel_TetCensus(m, x);
+        IC_CHECK(inverted > 10 && inverted < m->tetCount / 4);
+        IC_CHECK_INT(census[workers - 1].inverted, inverted);
+        IC_CHECK_MSG(fabs(census[workers - 1].volume - volume) <= 1e-12 * fabs(volume), "%.17g vs %.17g",
+                     census[workers - 1].volume, volume);
+        icDestroyWorld(world);
+    }
+    IC_CHECK(memcmp(&census[0].volume, &census[1].volume, sizeof(icReal)) == 0);
 }
