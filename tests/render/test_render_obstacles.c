@@ -321,6 +321,23 @@ static int runTool(const char *command, const char *args) {
 
 static int runCli(const char *args) { return runTool("render", args); }
 
+// `isochor render 'input' <frames> --out 'out' --size 160x120 --field none <extra>` must succeed.
+static void renderSmall(const char *input, const char *frames, const char *out, const char *extra) {
+    char args[3000];
+    int n = snprintf(args, sizeof args, "'%s' %s --out '%s' --size 160x120 --field none %s", input,
+                     frames, out, extra);
+    IC_REQUIRE(n > 0 && n < (int)sizeof args);
+    IC_REQUIRE(runCli(args) == 0);
+}
+
+// Frame f of the pictures written to out.
+static void loadFrame(const char *out, int frame, icImage *image) {
+    char path[1400];
+    int n = snprintf(path, sizeof path, "%s/frame_%04d.png", out, frame);
+    IC_REQUIRE(n > 0 && n < (int)sizeof path);
+    IC_REQUIRE(icImage_LoadPng(image, path, NULL) == IC_OK);
+}
+
 static void writeScene(const char *path, const char *colliders) {
     FILE *fp = fopen(path, "w");
     IC_REQUIRE(fp);
@@ -338,7 +355,9 @@ static void writeScene(const char *path, const char *colliders) {
 // them in grey, moved with the frame's time, and the scene without them looks as before.
 IC_TEST(render, cli_draws_scene_colliders) {
     const char *dir = icTest_TempDir();
-    char with[1300], without[1300], args[3000], path[1300];
+    char with[1300], without[1300], outWith[1300], outWithout[1300];
+    snprintf(outWith, sizeof outWith, "%s/with", dir);
+    snprintf(outWithout, sizeof outWithout, "%s/without", dir);
     snprintf(with, sizeof with, "%s/with.json", dir);
     snprintf(without, sizeof without, "%s/without.json", dir);
     const char *plane = "{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}}";
@@ -351,18 +370,10 @@ IC_TEST(render, cli_draws_scene_colliders) {
     writeScene(with, colliders);
     writeScene(without, plane);
     icImage a[3], b;
-    snprintf(args, sizeof args, "'%s' --all --out '%s/with' --size 160x120 --field none", with,
-             dir);
-    IC_REQUIRE(runCli(args) == 0);
-    for (int f = 0; f < 3; ++f) {
-        snprintf(path, sizeof path, "%s/with/frame_%04d.png", dir, f);
-        IC_REQUIRE(icImage_LoadPng(&a[f], path, NULL) == IC_OK);
-    }
-    snprintf(args, sizeof args, "'%s' --frame 0 --out '%s/without' --size 160x120 --field none",
-             without, dir);
-    IC_REQUIRE(runCli(args) == 0);
-    snprintf(path, sizeof path, "%s/without/frame_0000.png", dir);
-    IC_REQUIRE(icImage_LoadPng(&b, path, NULL) == IC_OK);
+    renderSmall(with, "--all", outWith, "");
+    for (int f = 0; f < 3; ++f) loadFrame(outWith, f, &a[f]);
+    renderSmall(without, "--frame 0", outWithout, "");
+    loadFrame(outWithout, 0, &b);
     // Frame 0 with colliders against the same scene without: the changed pixels are grey.
     int changed = 0, grey = 0, moved = 0;
     for (int i = 0; i < 160 * 120; ++i) {
@@ -385,7 +396,9 @@ IC_TEST(render, cli_draws_scene_colliders) {
 // changed is the default wall colour (a light blue-grey, shaded), and there are many.
 IC_TEST(render, cli_draws_scene_walls) {
     const char *dir = icTest_TempDir();
-    char with[1300], without[1300], args[3000], path[1300];
+    char with[1300], without[1300], outWith[1300], outWithout[1300];
+    snprintf(outWith, sizeof outWith, "%s/walls", dir);
+    snprintf(outWithout, sizeof outWithout, "%s/floor", dir);
     snprintf(with, sizeof with, "%s/walls.json", dir);
     snprintf(without, sizeof without, "%s/floor.json", dir);
     const char *floor = "{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}}";
@@ -395,16 +408,10 @@ IC_TEST(render, cli_draws_scene_walls) {
     writeScene(with, colliders);
     writeScene(without, floor);
     icImage a, b;
-    snprintf(args, sizeof args, "'%s' --frame 0 --out '%s/walls' --size 160x120 --field none", with,
-             dir);
-    IC_REQUIRE(runCli(args) == 0);
-    snprintf(args, sizeof args, "'%s' --frame 0 --out '%s/floor' --size 160x120 --field none",
-             without, dir);
-    IC_REQUIRE(runCli(args) == 0);
-    snprintf(path, sizeof path, "%s/walls/frame_0000.png", dir);
-    IC_REQUIRE(icImage_LoadPng(&a, path, NULL) == IC_OK);
-    snprintf(path, sizeof path, "%s/floor/frame_0000.png", dir);
-    IC_REQUIRE(icImage_LoadPng(&b, path, NULL) == IC_OK);
+    renderSmall(with, "--frame 0", outWith, "");
+    renderSmall(without, "--frame 0", outWithout, "");
+    loadFrame(outWith, 0, &a);
+    loadFrame(outWithout, 0, &b);
     icRenderDef def = icDefaultRenderDef();
     int changed = 0, wall = 0;
     for (int i = 0; i < 160 * 120; ++i) {
@@ -427,7 +434,7 @@ IC_TEST(render, cli_draws_scene_walls) {
 // that does not load, is refused.
 IC_TEST(render, cli_draws_a_result_with_its_scene) {
     const char *dir = icTest_TempDir();
-    char scene[1300], args[3000], path[1300];
+    char scene[1300], args[3000];
     snprintf(scene, sizeof scene, "%s/moving.json", dir);
     writeScene(scene,
                "{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}},\n"
@@ -436,27 +443,19 @@ IC_TEST(render, cli_draws_a_result_with_its_scene) {
                "{\"keys\": [{\"time\": 0}, {\"time\": 0.04, \"translate\": [0, 0.15, 0]}]}}}");
     snprintf(args, sizeof args, "'%s' --out '%s/result' --quiet", scene, dir);
     IC_REQUIRE(runTool("run", args) == 0);
-    const char *outs[3] = {"direct", "with", "without"};
-    snprintf(args, sizeof args, "'%s' --all --out '%s/direct' --size 160x120 --field none", scene,
-             dir);
-    IC_REQUIRE(runCli(args) == 0);
-    snprintf(args, sizeof args,
-             "'%s/result/moving.pvd' --all --out '%s/with' --size 160x120 --field none "
-             "--scene '%s'",
-             dir, dir, scene);
-    IC_REQUIRE(runCli(args) == 0);
-    snprintf(args, sizeof args,
-             "'%s/result/moving.pvd' --all --out '%s/without' --size 160x120 --field none", dir,
-             dir);
-    IC_REQUIRE(runCli(args) == 0);
+    char outs[3][1300], result[1300], sceneOption[1400];
+    const char *names[3] = {"direct", "with", "without"};
+    for (int k = 0; k < 3; ++k) snprintf(outs[k], sizeof outs[k], "%s/%s", dir, names[k]);
+    snprintf(result, sizeof result, "%s/result/moving.pvd", dir);
+    snprintf(sceneOption, sizeof sceneOption, "--scene '%s'", scene);
+    renderSmall(scene, "--all", outs[0], "");
+    renderSmall(result, "--all", outs[1], sceneOption);
+    renderSmall(result, "--all", outs[2], "");
     int moved = 0;
     icImage first;
     for (int f = 0; f < 3; ++f) {
         icImage im[3];
-        for (int k = 0; k < 3; ++k) {
-            snprintf(path, sizeof path, "%s/%s/frame_%04d.png", dir, outs[k], f);
-            IC_REQUIRE(icImage_LoadPng(&im[k], path, NULL) == IC_OK);
-        }
+        for (int k = 0; k < 3; ++k) loadFrame(outs[k], f, &im[k]);
         size_t bytes = 3 * (size_t)im[0].width * (size_t)im[0].height;
         IC_CHECK_MSG(memcmp(im[0].rgb, im[1].rgb, bytes) == 0, "frame %d: not the scene's picture",
                      f);
