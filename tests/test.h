@@ -16,6 +16,19 @@ void icTest_Fail(const char *file, int line, const char *format, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/// snprintf into buffer[size] that stops the test binary (exit 1, with file and line) when
+/// the text does not fit: a cut path would send a test to the wrong file.
+void icTest_Format(const char *file, int line, char *buffer, size_t size, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+/// IC_FORMAT(array, format, ...): icTest_Format into a char array.
+#define IC_FORMAT(buffer, ...)                                                                     \
+    icTest_Format(__FILE__, __LINE__, (buffer), sizeof(buffer), __VA_ARGS__)
+/// IC_FORMAT_N(pointer, size, format, ...).
+#define IC_FORMAT_N(buffer, size, ...)                                                             \
+    icTest_Format(__FILE__, __LINE__, (buffer), (size), __VA_ARGS__)
 /// Number of failed checks so far in the running test.
 int icTest_FailureCount(void);
 /// Deterministic random numbers for tests: uniform in [lo, hi).

@@ -36,6 +36,17 @@ void icTest_Fail(const char *file, int line, const char *format, ...) {
     fputc('\n', stderr);
 }
 
+void icTest_Format(const char *file, int line, char *buffer, size_t size, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(buffer, size, format, args);
+    va_end(args);
+    if (n >= 0 && (size_t)n < size) return;
+    fprintf(stderr, "%s:%d: [%s] formatted text of %d bytes does not fit %zu: '%s'\n", file, line,
+            s_current, n, size, buffer);
+    exit(1);
+}
+
 int icTest_FailureCount(void) { return s_failures; }
 
 void icTest_Seed(unsigned long long seed) { s_rng = seed ? seed : 1; }
@@ -53,15 +64,15 @@ const char *icTest_SourcePath(const char *relative) {
     static char buffers[4][1024];
     static int next;
     char *b = buffers[next++ & 3];
-    snprintf(b, 1024, "%s/%s", IC_SOURCE_DIR, relative);
+    IC_FORMAT_N(b, 1024, "%s/%s", IC_SOURCE_DIR, relative);
     return b;
 }
 
 const char *icTest_TempDir(void) {
     static char dir[1024];
-    snprintf(dir, sizeof dir, "%s/test-tmp/%s", IC_BINARY_DIR, s_current);
+    IC_FORMAT(dir, "%s/test-tmp/%s", IC_BINARY_DIR, s_current);
     char cmd[2200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    IC_FORMAT(cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
     if (system(cmd) != 0) fprintf(stderr, "cannot create %s\n", dir);
     return dir;
 }
@@ -109,12 +120,12 @@ static char *statsWithoutTiming(const char *path) {
 void icTest_CheckResumedRun(const char *dir, const char *const *files, int count) {
     char a[1300], b[1300];
     for (int i = 0; i < count; ++i) {
-        snprintf(a, sizeof a, "%s/full/%s", dir, files[i]);
-        snprintf(b, sizeof b, "%s/part/%s", dir, files[i]);
+        IC_FORMAT(a, "%s/full/%s", dir, files[i]);
+        IC_FORMAT(b, "%s/part/%s", dir, files[i]);
         IC_CHECK_MSG(icTest_SameFile(a, b), "%s differs after resuming", files[i]);
     }
-    snprintf(a, sizeof a, "%s/full.json", dir);
-    snprintf(b, sizeof b, "%s/part.json", dir);
+    IC_FORMAT(a, "%s/full.json", dir);
+    IC_FORMAT(b, "%s/part.json", dir);
     char *x = statsWithoutTiming(a), *y = statsWithoutTiming(b);
     IC_CHECK_MSG(x && y && strcmp(x, y) == 0, "stats differ:\n%s\n%s", x ? x : "", y ? y : "");
     free(x);
@@ -136,13 +147,13 @@ int main(int argc, char **argv) {
     int passed = 0, failed = 0;
     for (int i = 0; i < s_testCount; ++i) {
         char full[256];
-        snprintf(full, sizeof full, "%s.%s", s_tests[i].suite, s_tests[i].name);
+        IC_FORMAT(full, "%s.%s", s_tests[i].suite, s_tests[i].name);
         if (argc > 1) {
             size_t n = strlen(argv[1]);
             bool prefix = n > 0 && argv[1][n - 1] == '.';
             if (prefix ? strncmp(full, argv[1], n) != 0 : strcmp(full, argv[1]) != 0) continue;
         }
-        snprintf(s_current, sizeof s_current, "%s", full);
+        IC_FORMAT(s_current, "%s", full);
         int before = s_failures;
         icTest_Seed(0x9E3779B97F4A7C15ull);
         struct timespec t0, t1;

@@ -21,7 +21,7 @@ typedef struct icCliRun {
 
 static void writeText(const char *dir, const char *name, const char *text) {
     char path[2600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    IC_FORMAT(path, "%s/%s", dir, name);
     FILE *fp = fopen(path, "wb");
     if (!fp) return;
     fputs(text, fp);
@@ -30,7 +30,7 @@ static void writeText(const char *dir, const char *name, const char *text) {
 
 static bool exists(const char *dir, const char *name) {
     char path[2600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    IC_FORMAT(path, "%s/%s", dir, name);
     struct stat info;
     return stat(path, &info) == 0;
 }
@@ -42,10 +42,9 @@ static icCliRun runCli(const char *dir, const char *args) {
         icTest_Fail(__FILE__, __LINE__, "%s is missing: build the isochor_cli target first",
                     IC_CLI_PATH);
     char command[5000], outPath[1300], errPath[1300];
-    snprintf(outPath, sizeof outPath, "%s/cli_stdout.txt", dir);
-    snprintf(errPath, sizeof errPath, "%s/cli_stderr.txt", dir);
-    snprintf(command, sizeof command, "'%s' %s > '%s' 2> '%s'", IC_CLI_PATH, args, outPath,
-             errPath);
+    IC_FORMAT(outPath, "%s/cli_stdout.txt", dir);
+    IC_FORMAT(errPath, "%s/cli_stderr.txt", dir);
+    IC_FORMAT(command, "'%s' %s > '%s' 2> '%s'", IC_CLI_PATH, args, outPath, errPath);
     int status = system(command);
     icCliRun run = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, icTest_ReadFile(outPath, NULL),
                     icTest_ReadFile(errPath, NULL)};
@@ -62,20 +61,20 @@ static void cliFree(icCliRun *run) {
 // A 2x2x2-cell box (27 vertices, 48 tets) hanging from its top face: milliseconds a frame.
 static void writeTinyScene(const char *dir, const char *name, int frames) {
     char text[2000];
-    snprintf(text, sizeof text,
-             "{\"dt\": 0.01, \"frames\": %d,\n"
-             " \"solver\": {\"substeps\": 4},\n"
-             " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], "
-             "\"cells\": 2},\n"
-             "   \"pin\": [{\"box\": {\"min\": [-1, 0.09, -1], \"max\": [1, 1, 1]}}]}],\n"
-             " \"output\": {\"dir\": \"%s/scene_out\"}}\n",
-             frames, dir);
+    IC_FORMAT(text,
+              "{\"dt\": 0.01, \"frames\": %d,\n"
+              " \"solver\": {\"substeps\": 4},\n"
+              " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], "
+              "\"cells\": 2},\n"
+              "   \"pin\": [{\"box\": {\"min\": [-1, 0.09, -1], \"max\": [1, 1, 1]}}]}],\n"
+              " \"output\": {\"dir\": \"%s/scene_out\"}}\n",
+              frames, dir);
     writeText(dir, name, text);
 }
 
 static cJSON *readJson(const char *dir, const char *name) {
     char path[2600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    IC_FORMAT(path, "%s/%s", dir, name);
     char *text = icTest_ReadFile(path, NULL);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
     free(text);
@@ -106,13 +105,13 @@ IC_TEST(cli, run_writes_frames_collection_and_stats) {
     const char *dir = icTest_TempDir();
     writeTinyScene(dir, "tiny.json", 3);
     char args[2000];
-    snprintf(args, sizeof args, "run '%s/tiny.json' --stats '%s/stats.json'", dir, dir);
+    IC_FORMAT(args, "run '%s/tiny.json' --stats '%s/stats.json'", dir, dir);
     icCliRun run = runCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
 
     // The scene's output.dir: frames 0 (initial) to 3 and the collection named for the scene.
     char out[1300];
-    snprintf(out, sizeof out, "%s/scene_out", dir);
+    IC_FORMAT(out, "%s/scene_out", dir);
     IC_CHECK(exists(out, "frame_00000.vtu"));
     IC_CHECK(exists(out, "frame_00001.vtu"));
     IC_CHECK(exists(out, "frame_00002.vtu"));
@@ -159,12 +158,12 @@ IC_TEST(cli, run_frames_and_out_override_the_scene) {
     const char *dir = icTest_TempDir();
     writeTinyScene(dir, "tiny.json", 3);
     char args[2000];
-    snprintf(args, sizeof args, "run '%s/tiny.json' --frames 2 --out '%s/elsewhere' --stats=%s/s.json --quiet",
-             dir, dir, dir);
+    IC_FORMAT(args, "run '%s/tiny.json' --frames 2 --out '%s/elsewhere' --stats=%s/s.json --quiet",
+              dir, dir, dir);
     icCliRun run = runCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     char out[1300];
-    snprintf(out, sizeof out, "%s/elsewhere", dir);
+    IC_FORMAT(out, "%s/elsewhere", dir);
     IC_CHECK(exists(out, "frame_00002.vtu"));
     IC_CHECK(!exists(out, "frame_00003.vtu"));
     IC_CHECK(exists(out, "tiny.pvd"));
@@ -179,13 +178,13 @@ IC_TEST(cli, run_frames_and_out_override_the_scene) {
     cliFree(&run);
 
     // --frames 0 only writes the initial frame; --no-output writes none.
-    snprintf(args, sizeof args, "run '%s/tiny.json' --frames 0 --out '%s/zero' -q", dir, dir);
+    IC_FORMAT(args, "run '%s/tiny.json' --frames 0 --out '%s/zero' -q", dir, dir);
     run = runCli(dir, args);
     IC_CHECK_INT(run.status, 0);
-    snprintf(out, sizeof out, "%s/zero", dir);
+    IC_FORMAT(out, "%s/zero", dir);
     IC_CHECK(exists(out, "frame_00000.vtu") && !exists(out, "frame_00001.vtu"));
     cliFree(&run);
-    snprintf(args, sizeof args, "run '%s/tiny.json' --no-output --out '%s/none' -q", dir, dir);
+    IC_FORMAT(args, "run '%s/tiny.json' --no-output --out '%s/none' -q", dir, dir);
     run = runCli(dir, args);
     IC_CHECK_INT(run.status, 0);
     IC_CHECK(!exists(dir, "none"));
@@ -199,7 +198,7 @@ IC_TEST(cli, run_refuses_bad_frame_counts) {
     static const char *const bad[] = {"abc", "-3", "1e3", "2.5", "+2", "''", "99999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         char args[2000];
-        snprintf(args, sizeof args, "run '%s/tiny.json' --frames %s", dir, bad[i]);
+        IC_FORMAT(args, "run '%s/tiny.json' --frames %s", dir, bad[i]);
         icCliRun run = runCli(dir, args);
         IC_CHECK_MSG(run.status == 2, "--frames %s: status %d", bad[i], run.status);
         IC_CHECK_MSG(strstr(run.err, "--frames") != NULL, "--frames %s: %s", bad[i], run.err);
@@ -208,7 +207,7 @@ IC_TEST(cli, run_refuses_bad_frame_counts) {
     // Nothing ran, so nothing was written.
     IC_CHECK(!exists(dir, "scene_out"));
     char args[2000];
-    snprintf(args, sizeof args, "run '%s/tiny.json' --frames", dir);
+    IC_FORMAT(args, "run '%s/tiny.json' --frames", dir);
     icCliRun run = runCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "--frames needs a value") != NULL);
@@ -219,7 +218,7 @@ IC_TEST(cli, run_usage_errors) {
     const char *dir = icTest_TempDir();
     writeTinyScene(dir, "tiny.json", 3);
     char args[2000];
-    snprintf(args, sizeof args, "run '%s/tiny.json' --fast", dir);
+    IC_FORMAT(args, "run '%s/tiny.json' --fast", dir);
     icCliRun run = runCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "unknown option '--fast'") != NULL);
@@ -229,11 +228,11 @@ IC_TEST(cli, run_usage_errors) {
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "no scene given") != NULL);
     cliFree(&run);
-    snprintf(args, sizeof args, "run '%s/tiny.json' '%s/tiny.json'", dir, dir);
+    IC_FORMAT(args, "run '%s/tiny.json' '%s/tiny.json'", dir, dir);
     run = runCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     cliFree(&run);
-    snprintf(args, sizeof args, "run '%s/missing.json'", dir);
+    IC_FORMAT(args, "run '%s/missing.json'", dir);
     run = runCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "missing.json") != NULL && strstr(run.err, "[IC_ERR_IO]") != NULL);
@@ -244,7 +243,7 @@ IC_TEST(cli, run_reports_malformed_json_with_its_line) {
     const char *dir = icTest_TempDir();
     writeText(dir, "broken.json", "{\"dt\": 0.01,\n \"frames\": 3,\n \"bodies\": [ oops ]\n}\n");
     char args[2000];
-    snprintf(args, sizeof args, "run '%s/broken.json'", dir);
+    IC_FORMAT(args, "run '%s/broken.json'", dir);
     icCliRun run = runCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "broken.json:3: ") != NULL, "stderr: %s", run.err);
@@ -260,7 +259,7 @@ IC_TEST(cli, run_reports_unknown_key_with_its_path) {
               " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 1},\n"
               "   \"material\": {\"youngs\": 1e5}}]}\n");
     char args[2000];
-    snprintf(args, sizeof args, "run '%s/typo.json'", dir);
+    IC_FORMAT(args, "run '%s/typo.json'", dir);
     icCliRun run = runCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "typo.json:3: bodies[0].material.youngs: ") != NULL,
@@ -278,8 +277,7 @@ IC_TEST(cli, run_exits_1_on_nan_and_still_writes_stats) {
               "\"cells\": 1},\n"
               "   \"velocity\": [1e308, 0, 0]}]}\n");
     char args[2000];
-    snprintf(args, sizeof args, "run '%s/blowup.json' --no-output -q --stats '%s/s.json'", dir,
-             dir);
+    IC_FORMAT(args, "run '%s/blowup.json' --no-output -q --stats '%s/s.json'", dir, dir);
     icCliRun run = runCli(dir, args);
     IC_CHECK_INT(run.status, 1);
     IC_CHECK(strstr(run.err, "[IC_ERR_NUMERICAL]") != NULL);
@@ -303,7 +301,7 @@ IC_TEST(cli, run_static_frames_not_converged_are_reported_not_failed) {
               "\"cells\": [5, 1, 1]},\n"
               "   \"pin\": [{\"box\": {\"min\": [-0.6, -1, -1], \"max\": [-0.4, 1, 1]}}]}]}\n");
     char args[2000];
-    snprintf(args, sizeof args, "run '%s/beam.json' --no-output -q --stats '%s/s.json'", dir, dir);
+    IC_FORMAT(args, "run '%s/beam.json' --no-output -q --stats '%s/s.json'", dir, dir);
     icCliRun run = runCli(dir, args);
     IC_CHECK_INT(run.status, 0);
     IC_CHECK(strstr(run.out, "not converged  2 of 2 frames stopped at their iteration cap") != NULL);
@@ -329,8 +327,7 @@ IC_TEST(cli, run_newton_scene_with_colliders) {
               " \"colliders\": [{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}},\n"
               "   {\"sphere\": {\"center\": [0.3, 0.05, 0], \"radius\": 0.05}}]}\n");
     char args[2000];
-    snprintf(args, sizeof args, "run '%s/drop.json' --no-output -q --stats '%s/drop_stats.json'",
-             dir, dir);
+    IC_FORMAT(args, "run '%s/drop.json' --no-output -q --stats '%s/drop_stats.json'", dir, dir);
     icCliRun run = runCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "exit %d: %s", run.status, run.err);
     cJSON *root = readJson(dir, "drop_stats.json");
@@ -348,7 +345,7 @@ IC_TEST(cli, run_newton_scene_with_colliders) {
 IC_TEST(cli, info_describes_a_mesh) {
     const char *dir = icTest_TempDir();
     char args[2000];
-    snprintf(args, sizeof args, "info '%s'", icTest_SourcePath("tests/data/io/cube1.ele"));
+    IC_FORMAT(args, "info '%s'", icTest_SourcePath("tests/data/io/cube1.ele"));
     icCliRun run = runCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     // The unit cube cut into 5 tets, with region ids 10..14.
@@ -368,7 +365,7 @@ IC_TEST(cli, info_describes_a_mesh) {
 IC_TEST(cli, info_reports_a_bad_mesh_with_file_and_line) {
     const char *dir = icTest_TempDir();
     char args[2000];
-    snprintf(args, sizeof args, "info '%s'", icTest_SourcePath("tests/data/io/bad_range.ele"));
+    IC_FORMAT(args, "info '%s'", icTest_SourcePath("tests/data/io/bad_range.ele"));
     icCliRun run = runCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "bad_range.ele:4: ") != NULL, "stderr: %s", run.err);
@@ -392,7 +389,7 @@ IC_TEST(cli, info_orientation_and_strict) {
     writeText(dir, "cube.ele",
               "5 4 0\n1 1 2 3 5\n2 4 8 2 3\n3 6 2 5 8\n4 7 5 3 8\n5 2 3 5 8\n");
     char args[2000];
-    snprintf(args, sizeof args, "info '%s/cube.ele'", dir);
+    IC_FORMAT(args, "info '%s/cube.ele'", dir);
     icCliRun run = runCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     IC_CHECK_MSG(strstr(run.out, "1 tet inverted among positive ones (kept; --strict refuses): 1\n") !=
@@ -400,7 +397,7 @@ IC_TEST(cli, info_orientation_and_strict) {
                  "stdout: %s", run.out);
     IC_CHECK(strstr(run.out, "tet volume     min -0.166667") != NULL);
     cliFree(&run);
-    snprintf(args, sizeof args, "info --strict '%s/cube.ele'", dir);
+    IC_FORMAT(args, "info --strict '%s/cube.ele'", dir);
     run = runCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "cube.ele:3: ") != NULL, "stderr: %s", run.err);

@@ -90,9 +90,9 @@ IC_TEST(collision, tissue_scene_walks_and_writes_its_skin) {
     IC_CHECK(skin > 50000);
     // A render surface per written frame, with the skin's vertex count.
     char path[1200];
-    snprintf(path, sizeof path, "%s/render_00000.obj", dir);
+    IC_FORMAT(path, "%s/render_00000.obj", dir);
     IC_CHECK_INT(objVertices(path), skin);
-    snprintf(path, sizeof path, "%s/render_00006.obj", dir);
+    IC_FORMAT(path, "%s/render_00006.obj", dir);
     IC_CHECK_INT(objVertices(path), skin);
     icScene_Destroy(&scene);
 }

@@ -16,7 +16,7 @@ const char *icFmtTest_WriteFile(const char *dir, const char *name, const void *d
     static char paths[4][1200];
     static int next;
     char *path = paths[next++ & 3];
-    snprintf(path, 1200, "%s/%s", dir, name);
+    IC_FORMAT_N(path, 1200, "%s/%s", dir, name);
     FILE *fp = fopen(path, "wb");
     if (!fp) {
         icTest_Fail(__FILE__, __LINE__, "cannot write %s", path);

@@ -217,32 +217,32 @@ static void buildVtu(icBytes *out, const icVtuSpec *s) {
     }
     icBytes appended = {0};
     char text[2048];
-    snprintf(text, sizeof text,
-             "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" "
-             "byte_order=\"%s\" "
-             "header_type=\"%s\"%s>\n<UnstructuredGrid>\n<Piece NumberOfPoints=\"8\" "
-             "NumberOfCells=\"5\">\n",
-             s->bigEndian ? "BigEndian" : "LittleEndian", s->header64 ? "UInt64" : "UInt32",
-             s->compressed ? " compressor=\"vtkZLibDataCompressor\"" : "");
+    IC_FORMAT(text,
+              "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" "
+              "byte_order=\"%s\" "
+              "header_type=\"%s\"%s>\n<UnstructuredGrid>\n<Piece NumberOfPoints=\"8\" "
+              "NumberOfCells=\"5\">\n",
+              s->bigEndian ? "BigEndian" : "LittleEndian", s->header64 ? "UInt64" : "UInt32",
+              s->compressed ? " compressor=\"vtkZLibDataCompressor\"" : "");
     icBytes_Text(out, text);
     const char *sections[6] = {"Points", "Cells", "Cells", "Cells", "CellData", "PointData"};
     for (int a = 0; a < 6; ++a) {
         if (a == 0 || a == 1 || a == 4 || a == 5) {
-            snprintf(text, sizeof text, "<%s>\n", sections[a]);
+            IC_FORMAT(text, "<%s>\n", sections[a]);
             icBytes_Text(out, text);
         }
         icArrayBytes *arr = &arrays[a];
         const char *format = s->encoding == ENC_ASCII    ? "ascii"
                              : s->encoding == ENC_BINARY ? "binary"
                                                          : "appended";
-        snprintf(text, sizeof text,
-                 "<DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"%s\"",
-                 arr->type, arr->name, arr->components, format);
+        IC_FORMAT(text,
+                  "<DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"%s\"",
+                  arr->type, arr->name, arr->components, format);
         icBytes_Text(out, text);
         icBytes head = {0}, data = {0};
         if (s->encoding != ENC_ASCII) encodeBlock(s, &arr->bytes, &head, &data);
         if (s->encoding == ENC_RAW || s->encoding == ENC_APPENDED64) {
-            snprintf(text, sizeof text, " offset=\"%zu\"/>\n", appended.size);
+            IC_FORMAT(text, " offset=\"%zu\"/>\n", appended.size);
             icBytes_Text(out, text);
             if (s->encoding == ENC_RAW) {
                 icBytes_Put(&appended, head.data, head.size);
@@ -284,7 +284,7 @@ static void buildVtu(icBytes *out, const icVtuSpec *s) {
                         value = icFmtTest_cubeRegions[i];
                     else
                         value = 0.25 * icFmtTest_cubePositions[i / 3][i % 3];
-                    snprintf(text, sizeof text, "%.9g%s", value, i % 6 == 5 ? "\n" : " ");
+                    IC_FORMAT(text, "%.9g%s", value, i % 6 == 5 ? "\n" : " ");
                     icBytes_Text(out, text);
                 }
             }
@@ -293,7 +293,7 @@ static void buildVtu(icBytes *out, const icVtuSpec *s) {
         icBytes_Free(&head);
         icBytes_Free(&data);
         if (a == 0 || a == 3 || a == 4 || a == 5) {
-            snprintf(text, sizeof text, "</%s>\n", sections[a]);
+            IC_FORMAT(text, "</%s>\n", sections[a]);
             icBytes_Text(out, text);
         }
     }
@@ -332,8 +332,7 @@ IC_TEST(formats, vtu_every_encoding) {
                     if (e == 0 && (h || z || big)) continue; // ascii has no binary options
                     icVtuSpec spec = {encodings[e], h == 1, z == 1, big == 1, 40};
                     char name[64];
-                    snprintf(name, sizeof name, "%s_h%d_z%d_be%d.vtu", names[e], h ? 64 : 32, z,
-                             big);
+                    IC_FORMAT(name, "%s_h%d_z%d_be%d.vtu", names[e], h ? 64 : 32, z, big);
                     checkVtu(&spec, name);
                 }
     IC_CHECK_INT(icGetByteCount(), bytes);

@@ -82,7 +82,7 @@ IC_TEST(formats, broken_files_give_exact_codes_and_lines) {
     for (int i = 0; i < count; ++i) {
         const icBrokenCase *c = &s_cases[i];
         char relative[256];
-        snprintf(relative, sizeof relative, "tests/data/formats/broken/%s", c->file);
+        IC_FORMAT(relative, "tests/data/formats/broken/%s", c->file);
         const char *path = icTest_SourcePath(relative);
         icDiagnostic diag;
         memset(&diag, 0, sizeof diag);
@@ -121,7 +121,7 @@ IC_TEST(formats, every_truncation_fails_cleanly) {
     int64_t bytes = icGetByteCount();
     for (int f = 0; f < 6; ++f) {
         char relative[256];
-        snprintf(relative, sizeof relative, "tests/data/formats/%s", files[f]);
+        IC_FORMAT(relative, "tests/data/formats/%s", files[f]);
         size_t size;
         char *text = icFmtTest_ReadFile(icTest_SourcePath(relative), &size);
         IC_REQUIRE(text);

@@ -9,7 +9,7 @@
 
 static int runCli(const char *args) {
     char command[4096];
-    snprintf(command, sizeof command, "'%s' %s > /dev/null 2>&1", IC_CLI_PATH, args);
+    IC_FORMAT(command, "'%s' %s > /dev/null 2>&1", IC_CLI_PATH, args);
     int status = system(command);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -20,10 +20,9 @@ IC_TEST(formats, cli_convert_between_formats) {
     const char *outs[] = {"c.vtk", "c.vtu", "c.mesh", "c.ele", "c.msh"};
     char args[3000], path[1300];
     for (int i = 0; i < 5; ++i) {
-        snprintf(args, sizeof args, "convert '%s' '%s/%s' %s", in, dir, outs[i],
-                 i == 4 ? "--binary" : "");
+        IC_FORMAT(args, "convert '%s' '%s/%s' %s", in, dir, outs[i], i == 4 ? "--binary" : "");
         IC_CHECK_INT(runCli(args), 0);
-        snprintf(path, sizeof path, "%s/%s", dir, outs[i]);
+        IC_FORMAT(path, "%s/%s", dir, outs[i]);
         icTetMesh mesh;
         icDiagnostic diag = {0};
         IC_CHECK_RESULT(icLoadMesh(path, NULL, &mesh, NULL, &diag), IC_OK);
@@ -33,18 +32,18 @@ IC_TEST(formats, cli_convert_between_formats) {
         icTetMesh_Destroy(&mesh);
     }
     // The boundary as a surface.
-    snprintf(args, sizeof args, "convert '%s' '%s/c.stl'", in, dir);
+    IC_FORMAT(args, "convert '%s' '%s/c.stl'", in, dir);
     IC_CHECK_INT(runCli(args), 0);
-    snprintf(path, sizeof path, "%s/c.stl", dir);
+    IC_FORMAT(path, "%s/c.stl", dir);
     icTriSurface s;
     IC_CHECK_RESULT(icLoadSurface(path, &s, NULL), IC_OK);
     IC_CHECK_INT(s.triangleCount, 12);
     icTriSurface_Destroy(&s);
     // Bad requests.
-    snprintf(args, sizeof args, "convert '%s' '%s/c.xyz'", in, dir);
+    IC_FORMAT(args, "convert '%s' '%s/c.xyz'", in, dir);
     IC_CHECK_INT(runCli(args), 2);
-    snprintf(args, sizeof args, "convert '%s' '%s/c.vtk'",
-             icTest_SourcePath("tests/data/formats/broken/gmsh_nan.msh"), dir);
+    IC_FORMAT(args, "convert '%s' '%s/c.vtk'",
+              icTest_SourcePath("tests/data/formats/broken/gmsh_nan.msh"), dir);
     IC_CHECK_INT(runCli(args), 2);
     IC_CHECK_INT(runCli("convert only-one-argument"), 2);
 }
@@ -59,19 +58,19 @@ IC_TEST(formats, cli_collection_to_point_cache) {
     const char *names[2] = {"a.vtu", "b.vtu"};
     icReal times[2] = {0, 1};
     for (int f = 0; f < 2; ++f) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[f]);
+        IC_FORMAT(path, "%s/%s", dir, names[f]);
         IC_REQUIRE(icWriteVtu(path, mesh.vertexCount, mesh.positions, mesh.tetCount, mesh.tets,
                               NULL, 0, NULL, 0, NULL) == IC_OK);
         for (int v = 0; v < mesh.vertexCount; ++v) mesh.positions[3 * v + 1] += 1;
     }
-    snprintf(path, sizeof path, "%s/r.pvd", dir);
+    IC_FORMAT(path, "%s/r.pvd", dir);
     IC_REQUIRE(icWritePvd(path, 2, names, times, NULL) == IC_OK);
-    snprintf(args, sizeof args, "convert '%s' '%s/anim.pc2'", path, dir);
+    IC_FORMAT(args, "convert '%s' '%s/anim.pc2'", path, dir);
     IC_REQUIRE(runCli(args) == 0);
-    snprintf(path, sizeof path, "%s/anim.obj", dir);
+    IC_FORMAT(path, "%s/anim.obj", dir);
     icTriSurface obj;
     IC_REQUIRE(icLoadSurface(path, &obj, NULL) == IC_OK);
-    snprintf(path, sizeof path, "%s/anim.pc2", dir);
+    IC_FORMAT(path, "%s/anim.pc2", dir);
     size_t size;
     unsigned char *pc2 = (unsigned char *)icFmtTest_ReadFile(path, &size);
     IC_REQUIRE(pc2);
@@ -98,16 +97,14 @@ IC_TEST(formats, cli_tetrahedralize) {
     const char *dir = icTest_TempDir();
     char args[3000], path[1300];
     const char *in = icTest_SourcePath("tests/data/formats/cube.off");
-    snprintf(args, sizeof args, "tetrahedralize '%s' '%s/t.ele' --tetgen /nonexistent/tetgen", in,
-             dir);
+    IC_FORMAT(args, "tetrahedralize '%s' '%s/t.ele' --tetgen /nonexistent/tetgen", in, dir);
     IC_CHECK_INT(runCli(args), 2); // not installed: a clear message and status 2
-    snprintf(args, sizeof args, "tetrahedralize '%s' '%s/t.ele' --max-volume -1", in, dir);
+    IC_FORMAT(args, "tetrahedralize '%s' '%s/t.ele' --max-volume -1", in, dir);
     IC_CHECK_INT(runCli(args), 2);
     if (!icFindProgram("tetgen", NULL, 0)) return;
-    snprintf(args, sizeof args, "tetrahedralize '%s' '%s/t.msh' --max-volume 0.05 --quality 1.5",
-             in, dir);
+    IC_FORMAT(args, "tetrahedralize '%s' '%s/t.msh' --max-volume 0.05 --quality 1.5", in, dir);
     IC_CHECK_INT(runCli(args), 0);
-    snprintf(path, sizeof path, "%s/t.msh", dir);
+    IC_FORMAT(path, "%s/t.msh", dir);
     icTetMesh mesh;
     IC_CHECK_RESULT(icLoadMesh(path, NULL, &mesh, NULL, NULL), IC_OK);
     IC_CHECK_NEAR(icTetMesh_Volume(&mesh, NULL), 1.0, 1e-12);

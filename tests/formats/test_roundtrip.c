@@ -28,7 +28,7 @@ static void roundTrip(const char *name, bool binary, bool regions) {
         mesh.regions = NULL;
     }
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s", icTest_TempDir(), name);
+    IC_FORMAT(path, "%s/%s", icTest_TempDir(), name);
     icDiagnostic diag = {0};
     IC_CHECK_RESULT(icSaveMesh(path, &mesh, binary, &diag), IC_OK);
     icOrientReport report;
@@ -75,7 +75,7 @@ IC_TEST(formats, written_files_are_positive_in_their_format) {
     const char *names[] = {"a.msh", "b.mesh", "c.vtk"};
     for (int i = 0; i < 3; ++i) {
         char path[1200];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        IC_FORMAT(path, "%s/%s", dir, names[i]);
         icDiagnostic diag = {0};
         IC_CHECK_RESULT(icSaveMesh(path, &mesh, false, &diag), IC_OK);
         icOrientReport report;
@@ -86,7 +86,7 @@ IC_TEST(formats, written_files_are_positive_in_their_format) {
     // Reversing every tet in a Gmsh file is detected and fixed as a convention.
     for (int t = 0; t < mesh.tetCount; ++t) icFmt_SwapHandedness(mesh.tets + 4 * t);
     char path[1200];
-    snprintf(path, sizeof path, "%s/reversed.msh", dir);
+    IC_FORMAT(path, "%s/reversed.msh", dir);
     icDiagnostic diag = {0};
     IC_CHECK_RESULT(icSaveGmsh(path, &mesh, false, &diag), IC_OK);
     icOrientReport report;
@@ -102,7 +102,7 @@ IC_TEST(formats, save_mesh_refuses_unknown_extension) {
     makeMesh(&mesh);
     icDiagnostic diag = {0};
     char path[1200];
-    snprintf(path, sizeof path, "%s/m.xyz", icTest_TempDir());
+    IC_FORMAT(path, "%s/m.xyz", icTest_TempDir());
     IC_CHECK_RESULT(icSaveMesh(path, &mesh, false, &diag), IC_ERR_UNSUPPORTED);
     icTetMesh_Destroy(&mesh);
 }
@@ -115,7 +115,7 @@ static void surfaceRoundTrip(const char *name, double tolerance) {
     icTriSurface s, back;
     IC_REQUIRE(icTriSurface_FromTetMesh(&s, &mesh, NULL) == IC_OK);
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s", icTest_TempDir(), name);
+    IC_FORMAT(path, "%s/%s", icTest_TempDir(), name);
     icDiagnostic diag = {0};
     IC_CHECK_RESULT(icSaveSurface(path, &s, &diag), IC_OK);
     icResult result = icLoadSurface(path, &back, &diag);
@@ -154,7 +154,7 @@ IC_TEST(formats, roundtrip_surface_ply_ascii) {
     icTriSurface s, back;
     IC_REQUIRE(icTriSurface_FromTetMesh(&s, &mesh, NULL) == IC_OK);
     char path[1200];
-    snprintf(path, sizeof path, "%s/a.ply", icTest_TempDir());
+    IC_FORMAT(path, "%s/a.ply", icTest_TempDir());
     icDiagnostic diag = {0};
     IC_CHECK_RESULT(icSaveSurfacePly(path, &s, false, &diag), IC_OK);
     IC_REQUIRE(icLoadSurface(path, &back, &diag) == IC_OK);
@@ -191,7 +191,7 @@ IC_TEST(formats, surface_from_tet_mesh) {
 // PC2 layout exactly as Blender's Mesh Cache modifier reads it.
 IC_TEST(formats, point_cache_layout) {
     char path[1200];
-    snprintf(path, sizeof path, "%s/anim.pc2", icTest_TempDir());
+    IC_FORMAT(path, "%s/anim.pc2", icTest_TempDir());
     icReal positions[3 * 3] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
     int index[2] = {2, 0};
     icPointCacheWriter writer;
@@ -233,7 +233,7 @@ IC_TEST(formats, number_parser_matches_strtod) {
         double x = icTest_Uniform(-1, 1) * magnitude;
         if (i % 10 == 0) x = (double)(long long)icTest_Uniform(-1e6, 1e6) / 1024.0;
         char text[64];
-        snprintf(text, sizeof text, formats[i % 8], x);
+        IC_FORMAT(text, formats[i % 8], x);
         double expected = strtod(text, NULL), got;
         bool finite;
         const char *end = icFmt_ParseReal(text, &got, &finite);

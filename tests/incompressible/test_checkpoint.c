@@ -416,8 +416,7 @@ IC_TEST(incomp, checkpoint_bad_incp_is_refused_whole) {
 
 static int runCli(const char *dir, const char *args) {
     char command[4000];
-    snprintf(command, sizeof command, "cd '%s' && '%s' %s > /dev/null 2> /dev/null", dir,
-             IC_CLI_PATH, args);
+    IC_FORMAT(command, "cd '%s' && '%s' %s > /dev/null 2> /dev/null", dir, IC_CLI_PATH, args);
     int status = system(command);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -431,7 +430,7 @@ IC_TEST(incomp, cli_resume_sphere_drop) {
     IC_REQUIRE(height && !strstr(height + 1, "0.85,"));
     memcpy(height, "0.15,", 5);
     char a[1300];
-    snprintf(a, sizeof a, "%s/sphere_drop.json", dir);
+    IC_FORMAT(a, "%s/sphere_drop.json", dir);
     FILE *fp = fopen(a, "wb");
     IC_REQUIRE(fp);
     fputs(scene, fp);
@@ -444,7 +443,7 @@ IC_TEST(incomp, cli_resume_sphere_drop) {
         runCli(dir, "run sphere_drop.json --quiet --frames 30 --out part --checkpoint-every 30") ==
         0);
     // The checkpoint holds contacts: some normal in its INCP section is not zero.
-    snprintf(a, sizeof a, "%s/part/sphere_drop.ckpt", dir);
+    IC_FORMAT(a, "%s/part/sphere_drop.ckpt", dir);
     size_t size = 0;
     char *ckpt = icTest_ReadFile(a, &size);
     IC_REQUIRE(ckpt);

@@ -33,7 +33,7 @@ static void readBack(const char *path, char *buffer, size_t size) {
 IC_TEST(io, atomic_commit_and_abort) {
     const char *dir = icTest_TempDir();
     char path[1200], text[256];
-    snprintf(path, sizeof path, "%s/out.txt", dir);
+    IC_FORMAT(path, "%s/out.txt", dir);
     icDiagnostic diag = {0};
 
     icAtomicFile file;
@@ -70,14 +70,14 @@ IC_TEST(io, atomic_commit_and_abort) {
 
     // A folder that does not exist: IC_ERR_IO naming the path.
     char missing[1200];
-    snprintf(missing, sizeof missing, "%s/no/such/dir/out.txt", dir);
+    IC_FORMAT(missing, "%s/no/such/dir/out.txt", dir);
     IC_CHECK_RESULT(icAtomicFile_Open(&file, missing, &diag), IC_ERR_IO);
     IC_CHECK(strcmp(diag.file, missing) == 0);
     IC_CHECK(file.fp == NULL);
 
     // A rename onto a directory fails at commit; the temporary is removed.
     char sub[1200];
-    snprintf(sub, sizeof sub, "%s/adir", dir);
+    IC_FORMAT(sub, "%s/adir", dir);
     IC_REQUIRE(icMakeDirectories(sub, &diag) == IC_OK);
     IC_REQUIRE(icAtomicFile_Open(&file, sub, &diag) == IC_OK);
     fputs("x", file.fp);
@@ -90,20 +90,20 @@ IC_TEST(io, make_directories) {
     const char *dir = icTest_TempDir();
     char path[1200];
     icDiagnostic diag = {0};
-    snprintf(path, sizeof path, "%s/a/b//c/", dir);
+    IC_FORMAT(path, "%s/a/b//c/", dir);
     IC_CHECK_RESULT(icMakeDirectories(path, &diag), IC_OK);
-    snprintf(path, sizeof path, "%s/a/b/c", dir);
+    IC_FORMAT(path, "%s/a/b/c", dir);
     struct stat info;
     IC_CHECK(stat(path, &info) == 0 && S_ISDIR(info.st_mode));
     IC_CHECK_RESULT(icMakeDirectories(path, &diag), IC_OK); // exists already
     IC_CHECK_RESULT(icMakeDirectories("", &diag), IC_OK);
 
     // A file in the way.
-    snprintf(path, sizeof path, "%s/a/file", dir);
+    IC_FORMAT(path, "%s/a/file", dir);
     FILE *fp = fopen(path, "wb");
     IC_REQUIRE(fp != NULL);
     fclose(fp);
-    snprintf(path, sizeof path, "%s/a/file/sub", dir);
+    IC_FORMAT(path, "%s/a/file/sub", dir);
     IC_CHECK_RESULT(icMakeDirectories(path, &diag), IC_ERR_IO);
     IC_CHECK(strcmp(diag.file, path) == 0);
 }

@@ -14,7 +14,7 @@
 
 static bool exists(const char *dir, const char *name) {
     char path[1300];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    IC_FORMAT(path, "%s/%s", dir, name);
     struct stat info;
     return stat(path, &info) == 0;
 }
@@ -37,7 +37,7 @@ static const char *s_dropScene =
 IC_TEST(io, run_writes_frames_and_pvd) {
     const char *dir = icTest_TempDir();
     char outDir[1200];
-    snprintf(outDir, sizeof outDir, "%s/run/nested", dir);
+    IC_FORMAT(outDir, "%s/run/nested", dir);
     icScene scene;
     icDiagnostic diag = {0};
     int64_t bytes = icGetByteCount();
@@ -58,7 +58,7 @@ IC_TEST(io, run_writes_frames_and_pvd) {
     IC_CHECK(exists(outDir, "frame_00004.vtu"));
     IC_CHECK(exists(outDir, "frame_00005.vtu"));
     char pvdPath[1300];
-    snprintf(pvdPath, sizeof pvdPath, "%s/scene.pvd", outDir);
+    IC_FORMAT(pvdPath, "%s/scene.pvd", outDir);
     char *pvd = icTest_ReadFile(pvdPath, NULL);
     IC_REQUIRE(pvd != NULL);
     IC_CHECK_INT(countOccurrences(pvd, "<DataSet "), 4);
@@ -66,7 +66,7 @@ IC_TEST(io, run_writes_frames_and_pvd) {
     IC_CHECK(strstr(pvd, "timestep=\"0.05") != NULL);
     free(pvd);
     // The frames carry the fields by name.
-    snprintf(pvdPath, sizeof pvdPath, "%s/frame_00005.vtu", outDir);
+    IC_FORMAT(pvdPath, "%s/frame_00005.vtu", outDir);
     char *vtu = icTest_ReadFile(pvdPath, NULL);
     IC_REQUIRE(vtu != NULL);
     IC_CHECK(strstr(vtu, "Name=\"displacement\" NumberOfComponents=\"3\"") != NULL);
@@ -101,7 +101,7 @@ IC_TEST(io, run_summary_file) {
                             .invertedTetsFinal = 3, .nan = true, .sweepsTotal = 123456789012L,
                             .notConverged = 2};
     char path[1200];
-    snprintf(path, sizeof path, "%s/summary.json", icTest_TempDir());
+    IC_FORMAT(path, "%s/summary.json", icTest_TempDir());
     icDiagnostic diag = {0};
     IC_REQUIRE(icWriteRunSummary(path, &summary, &diag) == IC_OK);
     char *text = icTest_ReadFile(path, NULL);
@@ -132,8 +132,8 @@ IC_TEST(io, run_scramble_is_planar_and_seeded) {
                        "   \"cells\": [3, 4, 5]}, \"translate\": [5, 6, 7],\n"
                        "   \"scramble\": {\"normal\": [0, 0, 1], \"seed\": %d}}]}";
     char scene1[512], scene2[512];
-    snprintf(scene1, sizeof scene1, text, 7);
-    snprintf(scene2, sizeof scene2, text, 8);
+    IC_FORMAT(scene1, text, 7);
+    IC_FORMAT(scene2, text, 8);
     icScene a, b, c;
     icDiagnostic diag = {0};
     IC_REQUIRE(icScene_LoadString(scene1, "a", NULL, &a, &diag) == IC_OK);
@@ -206,7 +206,7 @@ IC_TEST(io, run_stops_on_nan_with_a_summary) {
     IC_CHECK(strstr(diag.message, "frame 1") != NULL);
     // The summary is still written, NaN figures as null.
     char path[1200];
-    snprintf(path, sizeof path, "%s/summary.json", options.outputDir);
+    IC_FORMAT(path, "%s/summary.json", options.outputDir);
     IC_CHECK_RESULT(icWriteRunSummary(path, &summary, &diag), IC_OK);
     char *text = icTest_ReadFile(path, NULL);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
@@ -228,7 +228,7 @@ IC_TEST(io, run_progress_bar) {
 
     // Capture stderr in a file for the run.
     char path[1200];
-    snprintf(path, sizeof path, "%s/stderr.txt", icTest_TempDir());
+    IC_FORMAT(path, "%s/stderr.txt", icTest_TempDir());
     fflush(stderr);
     int saved = dup(fileno(stderr));
     FILE *capture = fopen(path, "wb");

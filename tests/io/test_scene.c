@@ -173,13 +173,13 @@ IC_TEST(io, scene_malformed_json) {
 IC_TEST(io, scene_unknown_keys) {
     const char *body = "{\"mesh\": {\"generate\": \"box\", \"cells\": 1}";
     char text[1024];
-    snprintf(text, sizeof text,
-             "{\"dt\": 0.01,\n"
-             " \"bodies\": [%s},\n"
-             "  %s,\n"
-             "   \"material\": {\"youngs_modulus\": 1e5,\n"
-             "                \"poisson_ratioo\": 0.3}}]}\n",
-             body, body);
+    IC_FORMAT(text,
+              "{\"dt\": 0.01,\n"
+              " \"bodies\": [%s},\n"
+              "  %s,\n"
+              "   \"material\": {\"youngs_modulus\": 1e5,\n"
+              "                \"poisson_ratioo\": 0.3}}]}\n",
+              body, body);
     expectError(text, IC_ERR_UNKNOWN_KEY, 5,
                 "bodies[1].material.poisson_ratioo: unknown key (did you mean 'poisson_ratio'?)");
     expectError("{\"dt\": 1, \"bodies\": [], \n \"frame\": 3}", IC_ERR_UNKNOWN_KEY, 2,
@@ -203,12 +203,12 @@ IC_TEST(io, scene_unknown_keys) {
 IC_TEST(io, scene_bad_values) {
     const char *box = "{\"mesh\": {\"generate\": \"box\", \"cells\": 1}}";
     char text[1024];
-    snprintf(text, sizeof text,
-             "{\"dt\": 0.01,\n"
-             " \"bodies\": [%s,\n"
-             "  {\"mesh\": {\"generate\": \"box\", \"cells\": 1},\n"
-             "   \"material\": {\"poisson_ratio\": 0.7}}]}\n",
-             box);
+    IC_FORMAT(text,
+              "{\"dt\": 0.01,\n"
+              " \"bodies\": [%s,\n"
+              "  {\"mesh\": {\"generate\": \"box\", \"cells\": 1},\n"
+              "   \"material\": {\"poisson_ratio\": 0.7}}]}\n",
+              box);
     expectError(text, IC_ERR_BAD_VALUE, 4, "bodies[1].material.poisson_ratio: 0.7 is outside [0, 0.5]");
 
     // Each (document, line, message prefix).
@@ -330,7 +330,7 @@ IC_TEST(io, scene_mesh_file_relative_to_scene) {
 
     // The same text from a string, with the folder given.
     char text[1024];
-    snprintf(text, sizeof text, "{\"dt\": 1, \"bodies\": [{\"mesh\": {\"file\": \"cube0.ele\"}}]}");
+    IC_FORMAT(text, "{\"dt\": 1, \"bodies\": [{\"mesh\": {\"file\": \"cube0.ele\"}}]}");
     IC_REQUIRE(icScene_LoadString(text, "s", icTest_SourcePath("tests/data/io"), &scene, &diag) ==
                IC_OK);
     IC_CHECK_INT(icWorld_GetTetCount(scene.world), 5);

@@ -205,9 +205,8 @@ IC_TEST(io, scene_newton_errors) {
     for (int t = 0; t < 2; ++t)
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
             char text[512];
-            snprintf(text, sizeof text,
-                     "{\"dt\": 1,\n \"solver\": {\"type\": \"%s\",\n %s}, \"bodies\": []}",
-                     types[t], cases[i].solver);
+            IC_FORMAT(text, "{\"dt\": 1,\n \"solver\": {\"type\": \"%s\",\n %s}, \"bodies\": []}",
+                      types[t], cases[i].solver);
             expectError(text, IC_ERR_BAD_VALUE, 3, cases[i].prefix);
         }
     expectError("{\"dt\": 1, \"solver\": {\"type\": \"quasistatic\",\n\"gravity\": 0}, "
@@ -231,13 +230,13 @@ IC_TEST(io, scene_newton_errors) {
 IC_TEST(io, scene_newton_accepts_every_model) {
     for (int m = 0; m < IC_MATERIAL_COUNT_; ++m) {
         char text[512];
-        snprintf(text, sizeof text,
-                 "{\"dt\": 0.01, \"frames\": 1, \"solver\": {\"type\": \"newton\"},\n"
-                 " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.1, 0.1, 0.1], "
-                 "\"cells\": 1},\n  \"material\": {\"model\": \"%s\"},\n"
-                 "  \"pin\": [{\"box\": {\"min\": [-1, 0.049, -1], \"max\": [1, 1, 1]}}]}],\n"
-                 " \"output\": {\"format\": []}}",
-                 icMaterialModel_Name((icMaterialModel)m));
+        IC_FORMAT(text,
+                  "{\"dt\": 0.01, \"frames\": 1, \"solver\": {\"type\": \"newton\"},\n"
+                  " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.1, 0.1, 0.1], "
+                  "\"cells\": 1},\n  \"material\": {\"model\": \"%s\"},\n"
+                  "  \"pin\": [{\"box\": {\"min\": [-1, 0.049, -1], \"max\": [1, 1, 1]}}]}],\n"
+                  " \"output\": {\"format\": []}}",
+                  icMaterialModel_Name((icMaterialModel)m));
         icScene scene;
         icDiagnostic diag = {0};
         icResult r = icScene_LoadString(text, "model.json", NULL, &scene, &diag);

@@ -19,7 +19,7 @@ static const char *s_sceneFormat =
 
 static bool loadWith(const char *solverKeys, icScene *scene, icDiagnostic *diag) {
     char text[2048];
-    snprintf(text, sizeof text, s_sceneFormat, solverKeys);
+    IC_FORMAT(text, s_sceneFormat, solverKeys);
     memset(diag, 0, sizeof *diag);
     return icScene_LoadString(text, "keys.json", NULL, scene, diag) == IC_OK;
 }

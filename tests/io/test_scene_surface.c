@@ -11,7 +11,7 @@
 
 static void writeText(const char *dir, const char *name, const char *text) {
     char path[1400];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    IC_FORMAT(path, "%s/%s", dir, name);
     FILE *fp = fopen(path, "wb");
     fputs(text, fp);
     fclose(fp);
@@ -32,9 +32,10 @@ IC_TEST(io, scene_surface_mesh_is_tetrahedralised_once) {
     const char *dir = icTest_TempDir();
     writeText(dir, "cube.obj", s_cubeObj);
     char scene[2048];
-    snprintf(scene, sizeof scene,
-             "{\"dt\": 0.01, \"frames\": 1, \"bodies\": [{\"mesh\": {\"file\": \"cube.obj\", "
-             "\"max_volume\": 0.01}}], \"output\": {\"dir\": \"%s/out\"}}", dir);
+    IC_FORMAT(scene,
+              "{\"dt\": 0.01, \"frames\": 1, \"bodies\": [{\"mesh\": {\"file\": \"cube.obj\", "
+              "\"max_volume\": 0.01}}], \"output\": {\"dir\": \"%s/out\"}}",
+              dir);
     icScene s;
     icDiagnostic diag;
     IC_REQUIRE(icScene_LoadString(scene, "surface.json", dir, &s, &diag) == IC_OK);
@@ -52,7 +53,7 @@ IC_TEST(io, scene_surface_mesh_is_tetrahedralised_once) {
     // The second load reads the cache: it works even with TetGen out of reach.
     const char *oldPath = getenv("PATH");
     char saved[4096];
-    snprintf(saved, sizeof saved, "%s", oldPath ? oldPath : "");
+    IC_FORMAT(saved, "%s", oldPath ? oldPath : "");
     setenv("PATH", "/nonexistent", 1);
     icResult r = icScene_LoadString(scene, "surface.json", dir, &s, &diag);
     setenv("PATH", saved, 1);

@@ -31,10 +31,11 @@ static int countLines(const char *path, const char *prefix) {
 IC_TEST(io, run_writes_obj_frames_and_pc2) {
     const char *dir = icTest_TempDir();
     char text[1024];
-    snprintf(text, sizeof text,
-             "{\"dt\": 0.02, \"frames\": 4, \"bodies\": [{\"mesh\": {\"generate\": \"box\", "
-             "\"size\": [1, 1, 1], \"cells\": [2, 2, 2]}}], \"output\": {\"dir\": \"%s\", "
-             "\"every\": 2, \"format\": [\"obj\", \"pc2\"]}}", dir);
+    IC_FORMAT(text,
+              "{\"dt\": 0.02, \"frames\": 4, \"bodies\": [{\"mesh\": {\"generate\": \"box\", "
+              "\"size\": [1, 1, 1], \"cells\": [2, 2, 2]}}], \"output\": {\"dir\": \"%s\", "
+              "\"every\": 2, \"format\": [\"obj\", \"pc2\"]}}",
+              dir);
     icScene scene;
     icDiagnostic diag;
     IC_REQUIRE(icScene_LoadString(text, "drop", NULL, &scene, &diag) == IC_OK);
@@ -43,20 +44,20 @@ IC_TEST(io, run_writes_obj_frames_and_pc2) {
     char path[1400];
     // A 2x2x2-cell box has 26 boundary vertices and 48 boundary triangles.
     for (int f = 0; f <= 4; f += 2) {
-        snprintf(path, sizeof path, "%s/frame_%05d.obj", dir, f);
+        IC_FORMAT(path, "%s/frame_%05d.obj", dir, f);
         IC_CHECK_INT(countLines(path, "v "), 26);
         IC_CHECK_INT(countLines(path, "f "), 48);
     }
-    snprintf(path, sizeof path, "%s/frame_00001.obj", dir);
+    IC_FORMAT(path, "%s/frame_00001.obj", dir);
     IC_CHECK(fileSize(path) < 0); // only every second frame
-    snprintf(path, sizeof path, "%s/frame_00000.vtu", dir);
+    IC_FORMAT(path, "%s/frame_00000.vtu", dir);
     IC_CHECK(fileSize(path) < 0); // vtu not asked for
-    snprintf(path, sizeof path, "%s/scene_surface.obj", dir);
+    IC_FORMAT(path, "%s/scene_surface.obj", dir);
     IC_CHECK_INT(countLines(path, "v "), 26);
 
     // PC2 (named like the .pvd: "scene" for a scene loaded from a string): a 32-byte header,
     // then 3 samples of 26 points as float32 xyz.
-    snprintf(path, sizeof path, "%s/scene.pc2", dir);
+    IC_FORMAT(path, "%s/scene.pc2", dir);
     IC_REQUIRE(fileSize(path) == 32 + 3 * 26 * 12);
     FILE *fp = fopen(path, "rb");
     unsigned char header[32];

@@ -100,7 +100,7 @@ IC_TEST(io, tetgen_round_trip_exact) {
     makeJitteredCube(&mesh);
     mesh.positions[5] = -1.2345678901234567e-300; // tiny and negative still round-trip
     char base[1100];
-    snprintf(base, sizeof base, "%s/saved", icTest_TempDir());
+    IC_FORMAT(base, "%s/saved", icTest_TempDir());
     icDiagnostic diag = {0};
     IC_REQUIRE(icSaveTetGen(base, &mesh, &diag) == IC_OK);
     IC_REQUIRE(icLoadTetGen(base, &back, &diag) == IC_OK);
@@ -128,7 +128,7 @@ IC_TEST(io, tetgen_round_trip_regions_and_generated) {
     for (int t = 0; t < withRegions.tetCount; ++t) withRegions.regions[t] = (t * 7) % 5 - 2;
 
     char base[1100];
-    snprintf(base, sizeof base, "%s/box", icTest_TempDir());
+    IC_FORMAT(base, "%s/box", icTest_TempDir());
     icDiagnostic diag = {0};
     IC_REQUIRE(icSaveTetGen(base, &withRegions, &diag) == IC_OK);
     icOrientReport report;
@@ -196,7 +196,7 @@ IC_TEST(io, tetgen_bad_files) {
 // Writes text to dir/name.
 static void writeText(const char *dir, const char *name, const char *text) {
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    IC_FORMAT(path, "%s/%s", dir, name);
     FILE *fp = fopen(path, "wb");
     IC_REQUIRE(fp != NULL);
     fputs(text, fp);
@@ -215,7 +215,7 @@ IC_TEST(io, tetgen_orientation_through_load_mesh) {
     // tet is negative used the other handedness: flipped and reported.
     writeText(dir, "pos.node", nodes);
     writeText(dir, "pos.ele", "1 4\n0 0 1 2 3\n");
-    snprintf(path, sizeof path, "%s/pos.ele", dir);
+    IC_FORMAT(path, "%s/pos.ele", dir);
     IC_REQUIRE(icLoadMesh(path, NULL, &mesh, &report, &diag) == IC_OK);
     IC_CHECK(!report.flippedAll);
     IC_CHECK_INT(report.invertedCount, 0);
@@ -223,7 +223,7 @@ IC_TEST(io, tetgen_orientation_through_load_mesh) {
     icTetMesh_Destroy(&mesh);
     writeText(dir, "neg.node", nodes);
     writeText(dir, "neg.ele", "1 4\n0 0 2 1 3\n");
-    snprintf(path, sizeof path, "%s/neg.ele", dir);
+    IC_FORMAT(path, "%s/neg.ele", dir);
     IC_REQUIRE(icLoadMesh(path, &strict, &mesh, &report, &diag) == IC_OK);
     IC_CHECK(report.flippedAll);
     IC_CHECK(icTetMesh_TetVolume(&mesh, NULL, 0) > 0);
@@ -232,7 +232,7 @@ IC_TEST(io, tetgen_orientation_through_load_mesh) {
     // One of two inverted: kept (and counted) unless strict, where the line is reported.
     writeText(dir, "mixed.node", "5 3\n0 0 0 0\n1 1 0 0\n2 0 1 0\n3 0 0 1\n4 0 0 -1\n");
     writeText(dir, "mixed.ele", "2 4\n0 0 1 2 3\n\n1 0 1 2 4\n");
-    snprintf(path, sizeof path, "%s/mixed", dir);
+    IC_FORMAT(path, "%s/mixed", dir);
     IC_REQUIRE(icLoadMesh(path, NULL, &mesh, &report, &diag) == IC_OK);
     IC_CHECK(!report.flippedAll);
     IC_CHECK_INT(report.invertedCount, 1);
@@ -252,7 +252,7 @@ IC_TEST(io, tetgen_header_and_record_errors) {
     char path[1200];
     icTetMesh mesh;
     icDiagnostic diag = {0};
-    snprintf(path, sizeof path, "%s/m", dir);
+    IC_FORMAT(path, "%s/m", dir);
     struct {
         const char *node, *ele;
         icResult code;

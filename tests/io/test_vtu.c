@@ -103,7 +103,7 @@ static bool wellFormed(const char *xml, size_t length, char *why, size_t whySize
 static bool attribute(const char *tag, const char *name, char *out, size_t size) {
     const char *close = strchr(tag, '>');
     char pattern[64];
-    snprintf(pattern, sizeof pattern, " %s=\"", name);
+    IC_FORMAT(pattern, " %s=\"", name);
     const char *at = strstr(tag, pattern);
     if (!at || (close && at > close)) return false;
     at += strlen(pattern);
@@ -210,7 +210,7 @@ IC_TEST(io, vtu_round_trip) {
     icField points[1] = {{"velocity", 3, velocity}};
     icField cellFields[2] = {{"J", 1, J}, {"p<&\"ressure", 1, pressure}};
     char path[1200];
-    snprintf(path, sizeof path, "%s/mesh.vtu", icTest_TempDir());
+    IC_FORMAT(path, "%s/mesh.vtu", icTest_TempDir());
     icDiagnostic diag = {0};
     IC_REQUIRE(icWriteVtu(path, nv, mesh.positions, nt, mesh.tets, points, 1, cellFields, 2,
                           &diag) == IC_OK);
@@ -279,7 +279,7 @@ IC_TEST(io, vtu_round_trip) {
 
     // Bad arguments are refused before anything is written.
     icField bad = {"x", 0, NULL};
-    snprintf(path, sizeof path, "%s/bad.vtu", icTest_TempDir());
+    IC_FORMAT(path, "%s/bad.vtu", icTest_TempDir());
     icReal one[3] = {0, 0, 0};
     IC_CHECK_RESULT(icWriteVtu(path, 1, one, 0, NULL, &bad, 1, NULL, 0, &diag),
                     IC_ERR_INVALID_ARGUMENT);
@@ -291,8 +291,8 @@ IC_TEST(io, vtu_round_trip) {
 IC_TEST(io, pvd_relative_paths) {
     const char *dir = icTest_TempDir();
     char pvd[1200], first[1200];
-    snprintf(pvd, sizeof pvd, "%s/run.pvd", dir);
-    snprintf(first, sizeof first, "%s/frame_00000.vtu", dir);
+    IC_FORMAT(pvd, "%s/run.pvd", dir);
+    IC_FORMAT(first, "%s/frame_00000.vtu", dir);
     const char *files[3] = {first, "frame_00002.vtu", "sub/a&b.vtu"};
     icReal times[3] = {0, 0.1 / 3, 2.5};
     icDiagnostic diag = {0};

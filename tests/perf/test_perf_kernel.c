@@ -134,7 +134,7 @@ IC_TEST(perf, kernel_skips_sqrt_with_same_bits) {
             icTetMesh_Destroy(&mesh);
             icWorld_Step(world, 1.0 / 60.0, NULL); // builds the layout and fills the working copy
             char what[64];
-            snprintf(what, sizeof what, "%s %s", p ? "float" : "double", hex ? "cells" : "greedy");
+            IC_FORMAT(what, "%s %s", p ? "float" : "double", hex ? "cells" : "greedy");
             checkWorld(world, what);
             icDestroyWorld(world);
         }

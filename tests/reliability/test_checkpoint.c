@@ -53,7 +53,7 @@ IC_TEST(reliability, checkpoint_restart_is_bit_identical) {
     int64_t bytes = icGetByteCount();
     const char *dir = icTest_TempDir();
     char path[1200];
-    snprintf(path, sizeof path, "%s/a.ckpt", dir);
+    IC_FORMAT(path, "%s/a.ckpt", dir);
     icScene a, b;
     IC_REQUIRE(loadScene(&a, s_scene) && loadScene(&b, s_scene));
     stepFrames(&a, 5);
@@ -85,7 +85,7 @@ IC_TEST(reliability, checkpoint_restart_is_bit_identical) {
 static void expectRefused(icScene *b, const char *dir, const char *name, const uint8_t *data,
                           size_t size, icResult code, const char *words) {
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    IC_FORMAT(path, "%s/%s", dir, name);
     writeBytes(path, data, size);
     uint64_t before = icWorld_HashState(b->world);
     icDiagnostic diag = {0};
@@ -100,7 +100,7 @@ IC_TEST(reliability, checkpoint_bad_files_are_refused_whole) {
     int64_t bytes = icGetByteCount();
     const char *dir = icTest_TempDir();
     char path[1200];
-    snprintf(path, sizeof path, "%s/good.ckpt", dir);
+    IC_FORMAT(path, "%s/good.ckpt", dir);
     icScene a, b;
     IC_REQUIRE(loadScene(&a, s_scene) && loadScene(&b, s_scene));
     stepFrames(&a, 3);
@@ -114,7 +114,7 @@ IC_TEST(reliability, checkpoint_bad_files_are_refused_whole) {
     // Every truncation is refused as truncated (the header names the full size).
     for (size_t n = 0; n < size; n += (n < 64 ? 1 : 97)) {
         char name[64];
-        snprintf(name, sizeof name, "trunc%zu.ckpt", n);
+        IC_FORMAT(name, "trunc%zu.ckpt", n);
         expectRefused(&b, dir, name, good, n, IC_ERR_TRUNCATED, "truncated");
     }
     // Any flipped bit past the header's size field breaks the checksum.
@@ -137,7 +137,7 @@ IC_TEST(reliability, checkpoint_bad_files_are_refused_whole) {
 
     icScene other;
     char otherText[2000];
-    snprintf(otherText, sizeof otherText, "%s", s_scene);
+    IC_FORMAT(otherText, "%s", s_scene);
     char *nu = strstr(otherText, "0.49");
     IC_REQUIRE(nu);
     nu[3] = '8'; // poisson_ratio 0.48: same mesh, another material
@@ -156,11 +156,11 @@ IC_TEST(reliability, checkpoint_bad_files_are_refused_whole) {
                                                "\"radius\": 0.11}}"};
     char withSphere[2][2000];
     for (int k = 0; k < 2; ++k) {
-        snprintf(withSphere[k], sizeof withSphere[k], "%s", s_scene);
+        IC_FORMAT(withSphere[k], "%s", s_scene);
         char *end = strstr(withSphere[k], "-0.12}}]}"); // the plane, last in s_scene
         IC_REQUIRE(end);
-        snprintf(end, sizeof withSphere[k] - (size_t)(end - withSphere[k]), "-0.12}}, %s]}\n",
-                 sphereScenes[k]);
+        IC_FORMAT_N(end, sizeof withSphere[k] - (size_t)(end - withSphere[k]), "-0.12}}, %s]}\n",
+                    sphereScenes[k]);
     }
     icScene sphereA, sphereB, sphereC;
     IC_REQUIRE(loadScene(&sphereA, withSphere[0]) && loadScene(&sphereB, withSphere[1]) &&
@@ -169,7 +169,7 @@ IC_TEST(reliability, checkpoint_bad_files_are_refused_whole) {
     IC_CHECK(icWorld_HashModel(sphereA.world) != icWorld_HashModel(sphereB.world));
     IC_CHECK(icWorld_HashModel(sphereA.world) == icWorld_HashModel(sphereC.world));
     char spherePath[1200];
-    snprintf(spherePath, sizeof spherePath, "%s/sphere.ckpt", dir);
+    IC_FORMAT(spherePath, "%s/sphere.ckpt", dir);
     IC_CHECK_RESULT(icSaveCheckpoint(spherePath, sphereA.world, &diag), IC_OK);
     IC_CHECK_RESULT(icLoadCheckpoint(spherePath, sphereB.world, &diag), IC_ERR_BAD_VALUE);
     IC_CHECK_MSG(strstr(diag.message, "another model"), "message '%s'", diag.message);

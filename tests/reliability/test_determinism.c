@@ -67,7 +67,7 @@ static const icDetScene s_scenes[] = {
 
 static bool loadScene(const icDetScene *d, int workers, icScene *scene) {
     char text[3000];
-    snprintf(text, sizeof text, d->text, workers);
+    IC_FORMAT(text, d->text, workers);
     icDiagnostic diag = {0};
     icResult r = icScene_LoadString(text, d->name, ".", scene, &diag);
     IC_CHECK_MSG(r == IC_OK, "%s: %s", d->name, diag.message);
@@ -110,7 +110,7 @@ IC_TEST(reliability, determinism_repeat_threads_restart) {
                      (unsigned long long)two, (unsigned long long)first);
         // Half the frames, a checkpoint, a fresh world resumed from it for the rest.
         char path[1300];
-        snprintf(path, sizeof path, "%s/%s.ckpt", dir, d->name);
+        IC_FORMAT(path, "%s/%s.ckpt", dir, d->name);
         int half = d->frames / 2;
         runHash(d, 1, half, path, NULL);
         uint64_t resumed = runHash(d, 1, d->frames, NULL, path);
@@ -147,7 +147,7 @@ static void buildKey(char *key, size_t size) {
 #else
     const char *type = "unknown";
 #endif
-    snprintf(key, size, "%s-%d.%d/%s%s", compiler, major, minor, type, asan ? "+asan" : "");
+    IC_FORMAT_N(key, size, "%s-%d.%d/%s%s", compiler, major, minor, type, asan ? "+asan" : "");
 }
 
 IC_TEST(reliability, determinism_golden_hashes) {

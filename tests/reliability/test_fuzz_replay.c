@@ -28,7 +28,7 @@ static int replayDir(const icFuzzTarget *target, const char *dir, const char *wo
     for (struct dirent *e; (e = readdir(d));) {
         if (e->d_name[0] == '.') continue;
         char path[2048];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        IC_FORMAT(path, "%s/%s", dir, e->d_name);
         struct stat info;
         if (stat(path, &info) != 0) continue;
         if (S_ISDIR(info.st_mode)) {
@@ -64,7 +64,7 @@ static void replay(const char *name) {
         IC_REQUIRE(false);
     }
     char dir[1100];
-    snprintf(dir, sizeof dir, "tests/data/fuzz/%s", name);
+    IC_FORMAT(dir, "tests/data/fuzz/%s", name);
     int counts[IC_RESULT_COUNT_] = {0};
     int files = replayDir(target, icTest_SourcePath(dir), icTest_TempDir(), counts);
     icFuzz_Release();
@@ -95,7 +95,7 @@ IC_TEST(reliability, fuzz_targets_have_corpora) {
     IC_CHECK_INT(icFuzz_TargetCount, 11);
     for (int i = 0; i < icFuzz_TargetCount; ++i) {
         char dir[256];
-        snprintf(dir, sizeof dir, "tests/data/fuzz/%s", icFuzz_Targets[i].name);
+        IC_FORMAT(dir, "tests/data/fuzz/%s", icFuzz_Targets[i].name);
         struct stat info;
         IC_CHECK_MSG(stat(icTest_SourcePath(dir), &info) == 0 && S_ISDIR(info.st_mode),
                      "no corpus folder %s", dir);
@@ -135,7 +135,7 @@ IC_TEST(reliability, fuzz_crashers_fail_cleanly) {
     const char *work = icTest_TempDir();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         char path[512];
-        snprintf(path, sizeof path, "tests/data/fuzz/%s/crashers/%s", cases[i].target, cases[i].file);
+        IC_FORMAT(path, "tests/data/fuzz/%s/crashers/%s", cases[i].target, cases[i].file);
         size_t size = 0;
         uint8_t *data = (uint8_t *)icTest_ReadFile(icTest_SourcePath(path), &size);
         IC_CHECK_MSG(data != NULL, "%s is missing", path);

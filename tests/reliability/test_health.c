@@ -202,9 +202,10 @@ IC_TEST(reliability, health_scene_key_and_summary) {
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         char doc[600];
-        snprintf(doc, sizeof doc,
-                 "{\"dt\": 0.01,\n\"health\": %s,\n\"bodies\": [{\"mesh\": {\"generate\": \"box\"}}]}",
-                 bad[i].health);
+        IC_FORMAT(
+            doc,
+            "{\"dt\": 0.01,\n\"health\": %s,\n\"bodies\": [{\"mesh\": {\"generate\": \"box\"}}]}",
+            bad[i].health);
         IC_CHECK_RESULT(icScene_LoadString(doc, "h.json", ".", &scene, &diag), bad[i].code);
         IC_CHECK_MSG(strstr(diag.message, bad[i].message) == diag.message, "'%s' vs '%s'",
                      diag.message, bad[i].message);

@@ -31,9 +31,8 @@ static bool exists(const char *path) {
 // Runs the CLI with args (a shell command tail); returns its exit status, stderr into err.
 static int runCli(const char *dir, const char *args, char **err) {
     char command[4000], errPath[1300];
-    snprintf(errPath, sizeof errPath, "%s/stderr.txt", dir);
-    snprintf(command, sizeof command, "cd '%s' && '%s' %s > /dev/null 2> '%s'", dir, IC_CLI_PATH,
-             args, errPath);
+    IC_FORMAT(errPath, "%s/stderr.txt", dir);
+    IC_FORMAT(command, "cd '%s' && '%s' %s > /dev/null 2> '%s'", dir, IC_CLI_PATH, args, errPath);
     int status = system(command);
     if (err) *err = icTest_ReadFile(errPath, NULL);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -52,14 +51,14 @@ static const char *s_scene =
 IC_TEST(reliability, cli_resume_gives_the_same_files) {
     const char *tmp = icTest_TempDir();
     char dir[1100], path[1300], a[1300], b[1300];
-    snprintf(dir, sizeof dir, "%s", tmp);
-    snprintf(path, sizeof path, "%s/s.json", dir);
+    IC_FORMAT(dir, "%s", tmp);
+    IC_FORMAT(path, "%s/s.json", dir);
     writeText(path, s_scene);
     // Uninterrupted, then the same run stopped at frame 8 and resumed.
     IC_CHECK_INT(runCli(dir, "run s.json --quiet --out full --stats full.json", NULL), 0);
     IC_CHECK_INT(runCli(dir, "run s.json --quiet --out part --frames 8 --checkpoint-every 8", NULL),
                  0);
-    snprintf(a, sizeof a, "%s/part/s.ckpt", dir);
+    IC_FORMAT(a, "%s/part/s.ckpt", dir);
     IC_REQUIRE(exists(a));
     IC_CHECK_INT(
         runCli(dir, "run s.json --quiet --out part --resume part/s.ckpt --stats part.json", NULL),
@@ -71,12 +70,12 @@ IC_TEST(reliability, cli_resume_gives_the_same_files) {
     icTest_CheckResumedRun(dir, files, (int)(sizeof files / sizeof files[0]));
 
     // A corrupted checkpoint: exit status 2 and a message saying so; nothing is written.
-    snprintf(a, sizeof a, "%s/part/s.ckpt", dir);
+    IC_FORMAT(a, "%s/part/s.ckpt", dir);
     size_t size = 0;
     char *data = icTest_ReadFile(a, &size);
     IC_REQUIRE(data && size > 100);
     data[size / 2] ^= 1;
-    snprintf(b, sizeof b, "%s/bad.ckpt", dir);
+    IC_FORMAT(b, "%s/bad.ckpt", dir);
     FILE *fp = fopen(b, "wb");
     fwrite(data, 1, size, fp);
     fclose(fp);
@@ -86,12 +85,12 @@ IC_TEST(reliability, cli_resume_gives_the_same_files) {
     IC_CHECK_MSG(err && strstr(err, "checksum") && strstr(err, "IC_ERR_PARSE"), "stderr: %s",
                  err ? err : "");
     free(err);
-    snprintf(a, sizeof a, "%s/bad/frame_00009.vtu", dir);
+    IC_FORMAT(a, "%s/bad/frame_00009.vtu", dir);
     IC_CHECK(!exists(a));
     // The checkpoint of another scene (other material) is refused too.
-    snprintf(path, sizeof path, "%s/other.json", dir);
+    IC_FORMAT(path, "%s/other.json", dir);
     char other[2000];
-    snprintf(other, sizeof other, "%s", s_scene);
+    IC_FORMAT(other, "%s", s_scene);
     char *nu = strstr(other, "0.5}");
     IC_REQUIRE(nu);
     memcpy(nu, "0.4}", 4);
@@ -117,14 +116,14 @@ static const char *s_longScene =
 IC_TEST(reliability, cli_sigterm_finishes_the_frame_and_checkpoints) {
     const char *tmp = icTest_TempDir();
     char dir[1100], path[1300];
-    snprintf(dir, sizeof dir, "%s", tmp);
-    snprintf(path, sizeof path, "%s/long.json", dir);
+    IC_FORMAT(dir, "%s", tmp);
+    IC_FORMAT(path, "%s/long.json", dir);
     writeText(path, s_longScene);
     char outDir[1300], probe[1400];
-    snprintf(outDir, sizeof outDir, "%s/out", dir);
-    snprintf(probe, sizeof probe, "%s/frame_00010.vtu", outDir);
+    IC_FORMAT(outDir, "%s/out", dir);
+    IC_FORMAT(probe, "%s/frame_00010.vtu", outDir);
     char statsPath[1300];
-    snprintf(statsPath, sizeof statsPath, "%s/stats.json", dir);
+    IC_FORMAT(statsPath, "%s/stats.json", dir);
 
     pid_t child = fork();
     IC_REQUIRE(child >= 0);
@@ -154,7 +153,7 @@ IC_TEST(reliability, cli_sigterm_finishes_the_frame_and_checkpoints) {
     free(stats);
     IC_CHECK_MSG(frames >= 10 && frames < 400, "stopped after %d frames", frames);
     char ckpt[1400];
-    snprintf(ckpt, sizeof ckpt, "%s/long.ckpt", outDir);
+    IC_FORMAT(ckpt, "%s/long.ckpt", outDir);
     IC_CHECK(exists(ckpt));
     DIR *d = opendir(outDir);
     IC_REQUIRE(d);
@@ -168,7 +167,7 @@ IC_TEST(reliability, cli_sigterm_finishes_the_frame_and_checkpoints) {
     IC_CHECK_INT(vtuCount, frames + 1);
     for (int i = 0; i <= frames; i += (frames > 20 ? frames / 10 : 1)) {
         char frame[1500];
-        snprintf(frame, sizeof frame, "%s/frame_%05d.vtu", outDir, i);
+        IC_FORMAT(frame, "%s/frame_%05d.vtu", outDir, i);
         icTetMesh mesh;
         icDiagnostic diag = {0};
         IC_CHECK_MSG(icLoadMeshEx(frame, NULL, &mesh, NULL, NULL, NULL, &diag) == IC_OK, "%s: %s",
@@ -177,14 +176,14 @@ IC_TEST(reliability, cli_sigterm_finishes_the_frame_and_checkpoints) {
     }
     // The checkpoint resumes to the same last frame as an uninterrupted run.
     char args[3000];
-    snprintf(args, sizeof args, "run long.json --quiet --out out --resume out/long.ckpt");
+    IC_FORMAT(args, "run long.json --quiet --out out --resume out/long.ckpt");
     IC_CHECK_INT(runCli(dir, args, NULL), 0);
     IC_CHECK_INT(runCli(dir, "run long.json --quiet --out full", NULL), 0);
     char a[1500], b[1500];
-    snprintf(a, sizeof a, "%s/out/frame_00400.vtu", dir);
-    snprintf(b, sizeof b, "%s/full/frame_00400.vtu", dir);
+    IC_FORMAT(a, "%s/out/frame_00400.vtu", dir);
+    IC_FORMAT(b, "%s/full/frame_00400.vtu", dir);
     IC_CHECK_MSG(icTest_SameFile(a, b), "the resumed run's last frame differs");
-    snprintf(a, sizeof a, "%s/out/long.pvd", dir);
-    snprintf(b, sizeof b, "%s/full/long.pvd", dir);
+    IC_FORMAT(a, "%s/out/long.pvd", dir);
+    IC_FORMAT(b, "%s/full/long.pvd", dir);
     IC_CHECK_MSG(icTest_SameFile(a, b), "the resumed run's collection differs");
 }

@@ -24,42 +24,42 @@ IC_TEST(reliability, scene_validation_audit) {
     const char *box = "\"mesh\": {\"generate\": \"box\", \"cells\": 1}";
     char doc[1000];
     // Integers past the int range say so (they used to read "1e+20 must be >= 0").
-    snprintf(doc, sizeof doc, "{\"dt\": 0.01,\n\"frames\": 1e20, \"bodies\": [{%s}]}", box);
+    IC_FORMAT(doc, "{\"dt\": 0.01,\n\"frames\": 1e20, \"bodies\": [{%s}]}", box);
     expect(doc, IC_ERR_BAD_VALUE, 2, "frames: 1e+20 is too large (at most 2147483647)");
-    snprintf(doc, sizeof doc, "{\"dt\": 0.01, \"solver\": {\n\"substeps\": 3e9}, \"bodies\": [{%s}]}",
-             box);
+    IC_FORMAT(doc, "{\"dt\": 0.01, \"solver\": {\n\"substeps\": 3e9}, \"bodies\": [{%s}]}", box);
     expect(doc, IC_ERR_BAD_VALUE, 2, "solver.substeps: 3e+09 is too large (at most 2147483647)");
     // nu = 0 is in [0, 0.5] but the mm energy refuses it: the path is the key's.
-    snprintf(doc, sizeof doc,
-             "{\"dt\": 0.01, \"bodies\": [{%s,\n\"material\": {\"poisson_ratio\": 0}}]}", box);
+    IC_FORMAT(doc, "{\"dt\": 0.01, \"bodies\": [{%s,\n\"material\": {\"poisson_ratio\": 0}}]}",
+              box);
     expect(doc, IC_ERR_BAD_VALUE, 2, "bodies[0].material.poisson_ratio: poisson_ratio 0");
     // Out of range, each with its path.
-    snprintf(doc, sizeof doc,
-             "{\"dt\": 0.01, \"bodies\": [{%s},\n{%s, \"material\": {\"density\": -3}}]}", box, box);
+    IC_FORMAT(doc, "{\"dt\": 0.01, \"bodies\": [{%s},\n{%s, \"material\": {\"density\": -3}}]}",
+              box, box);
     expect(doc, IC_ERR_BAD_VALUE, 2, "bodies[1].material.density: -3 is outside (0, inf)");
-    snprintf(doc, sizeof doc,
-             "{\"dt\": 0.01, \"bodies\": [{%s, \"material\": {\n\"poisson_ratio\": 0.5000001}}]}", box);
+    IC_FORMAT(doc,
+              "{\"dt\": 0.01, \"bodies\": [{%s, \"material\": {\n\"poisson_ratio\": 0.5000001}}]}",
+              box);
     expect(doc, IC_ERR_BAD_VALUE, 2, "bodies[0].material.poisson_ratio: 0.5 is outside [0, 0.5]");
-    snprintf(doc, sizeof doc, "{\"dt\": -0.0, \"bodies\": [{%s}]}", box);
+    IC_FORMAT(doc, "{\"dt\": -0.0, \"bodies\": [{%s}]}", box);
     expect(doc, IC_ERR_BAD_VALUE, 1, "dt: -0 is outside (0, inf)");
-    snprintf(doc, sizeof doc, "{\"dt\": 0.01, \"solver\": {\n\"linear_damping\": -1}, \"bodies\": [{%s}]}",
-             box);
+    IC_FORMAT(doc, "{\"dt\": 0.01, \"solver\": {\n\"linear_damping\": -1}, \"bodies\": [{%s}]}",
+              box);
     expect(doc, IC_ERR_BAD_VALUE, 2, "solver.linear_damping: -1 is outside [0, inf)");
     // Wrong types of whole objects.
-    snprintf(doc, sizeof doc, "{\"dt\": 0.01, \"bodies\": [{%s,\n\"material\": []}]}", box);
+    IC_FORMAT(doc, "{\"dt\": 0.01, \"bodies\": [{%s,\n\"material\": []}]}", box);
     expect(doc, IC_ERR_BAD_VALUE, 2, "bodies[0].material: expected an object, got an array");
-    snprintf(doc, sizeof doc, "{\"dt\": 0.01, \"bodies\": [{%s,\n\"pin\": {}}]}", box);
+    IC_FORMAT(doc, "{\"dt\": 0.01, \"bodies\": [{%s,\n\"pin\": {}}]}", box);
     expect(doc, IC_ERR_BAD_VALUE, 2, "bodies[0].pin: expected an array, got an object");
-    snprintf(doc, sizeof doc, "{\"dt\": 0.01,\n\"solver\": \"xpbd\", \"bodies\": [{%s}]}", box);
+    IC_FORMAT(doc, "{\"dt\": 0.01,\n\"solver\": \"xpbd\", \"bodies\": [{%s}]}", box);
     expect(doc, IC_ERR_BAD_VALUE, 2, "solver: expected an object, got a string");
-    snprintf(doc, sizeof doc, "{\"dt\": 0.01,\n\"colliders\": {}, \"bodies\": [{%s}]}", box);
+    IC_FORMAT(doc, "{\"dt\": 0.01,\n\"colliders\": {}, \"bodies\": [{%s}]}", box);
     expect(doc, IC_ERR_BAD_VALUE, 2, "colliders: expected an array, got an object");
-    snprintf(doc, sizeof doc, "{\"dt\": 0.01, \"bodies\": [{%s,\n\"velocity\": [1, null, 0]}]}", box);
+    IC_FORMAT(doc, "{\"dt\": 0.01, \"bodies\": [{%s,\n\"velocity\": [1, null, 0]}]}", box);
     expect(doc, IC_ERR_BAD_VALUE, 2, "bodies[0].velocity[1]: expected a number, got null");
     // Unknown keys at every level, here the new health object and a body.
-    snprintf(doc, sizeof doc, "{\"dt\": 0.01, \"bodies\": [{%s,\n\"colour\": \"red\"}]}", box);
+    IC_FORMAT(doc, "{\"dt\": 0.01, \"bodies\": [{%s,\n\"colour\": \"red\"}]}", box);
     expect(doc, IC_ERR_UNKNOWN_KEY, 2, "bodies[0].colour: unknown key");
-    snprintf(doc, sizeof doc, "{\"dt\": 0.01,\n\"helth\": {}, \"bodies\": [{%s}]}", box);
+    IC_FORMAT(doc, "{\"dt\": 0.01,\n\"helth\": {}, \"bodies\": [{%s}]}", box);
     expect(doc, IC_ERR_UNKNOWN_KEY, 2, "helth: unknown key (did you mean 'health'?)");
     // A missing mesh file: IC_ERR_IO naming the file it looked for and the JSON path.
     icScene scene;

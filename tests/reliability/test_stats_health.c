@@ -26,7 +26,7 @@ IC_TEST(reliability, stats_json_health_keys) {
     h->maxVolumeDriftSeen = NAN;
     snprintf(h->lastWarning, sizeof h->lastWarning, "a \"quoted\" \\ warning");
     char path[1200];
-    snprintf(path, sizeof path, "%s/stats.json", icTest_TempDir());
+    IC_FORMAT(path, "%s/stats.json", icTest_TempDir());
     icDiagnostic diag = {0};
     IC_REQUIRE(icWriteRunSummary(path, &summary, &diag) == IC_OK);
     FILE *fp = fopen(path, "rb");

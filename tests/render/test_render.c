@@ -163,7 +163,7 @@ IC_TEST(render, png_round_trip_and_camera) {
     icRenderInfo info;
     IC_REQUIRE(icRenderTetMesh(&mesh, NULL, NULL, NULL, &def, &image, &info, NULL) == IC_OK);
     char path[1200];
-    snprintf(path, sizeof path, "%s/cube.png", icTest_TempDir());
+    IC_FORMAT(path, "%s/cube.png", icTest_TempDir());
     icDiagnostic diag = {0};
     IC_CHECK_RESULT(icImage_SavePng(&image, path, &diag), IC_OK);
     IC_REQUIRE(icImage_LoadPng(&back, path, &diag) == IC_OK);

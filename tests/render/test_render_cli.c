@@ -13,7 +13,7 @@
 
 static int runCli(const char *args) {
     char command[4096];
-    snprintf(command, sizeof command, "'%s' render %s > /dev/null 2>&1", IC_CLI_PATH, args);
+    IC_FORMAT(command, "'%s' render %s > /dev/null 2>&1", IC_CLI_PATH, args);
     int status = system(command);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -37,12 +37,12 @@ static void writeCollection(const char *dir, char *pvd, size_t size) {
         for (int t = 0; t < mesh.tetCount; ++t) J[t] = s;
         icField cell = {"J", 1, J};
         char path[1200];
-        snprintf(path, sizeof path, "%s/%s", dir, names[f]);
+        IC_FORMAT(path, "%s/%s", dir, names[f]);
         IC_CHECK_RESULT(icWriteVtu(path, mesh.vertexCount, x, mesh.tetCount, mesh.tets, NULL, 0,
                                    &cell, 1, NULL),
                         IC_OK);
     }
-    snprintf(pvd, size, "%s/result.pvd", dir);
+    IC_FORMAT_N(pvd, size, "%s/result.pvd", dir);
     IC_CHECK_RESULT(icWritePvd(pvd, 3, names, times, NULL), IC_OK);
     free(x);
     free(J);
@@ -53,12 +53,12 @@ IC_TEST(render, cli_renders_every_frame_of_a_collection) {
     const char *dir = icTest_TempDir();
     char pvd[1200], args[3000], path[1300];
     writeCollection(dir, pvd, sizeof pvd);
-    snprintf(args, sizeof args, "'%s' --all --out '%s/pictures' --size 240x160", pvd, dir);
+    IC_FORMAT(args, "'%s' --all --out '%s/pictures' --size 240x160", pvd, dir);
     IC_REQUIRE(runCli(args) == 0);
     icImage frames[3];
     icDiagnostic diag = {0};
     for (int f = 0; f < 3; ++f) {
-        snprintf(path, sizeof path, "%s/pictures/frame_%04d.png", dir, f);
+        IC_FORMAT(path, "%s/pictures/frame_%04d.png", dir, f);
         IC_REQUIRE(icImage_LoadPng(&frames[f], path, &diag) == IC_OK);
         IC_CHECK(frames[f].width == 240 && frames[f].height == 160);
     }
@@ -73,16 +73,15 @@ IC_TEST(render, cli_renders_every_frame_of_a_collection) {
     IC_CHECK_MSG(covered[1] > covered[2] && covered[2] > 0, "%d %d %d", covered[0], covered[1],
                  covered[2]);
     for (int f = 0; f < 3; ++f) icImage_Destroy(&frames[f]);
-    snprintf(path, sizeof path, "%s/pictures/frame_0003.png", dir);
+    IC_FORMAT(path, "%s/pictures/frame_0003.png", dir);
     FILE *fp = fopen(path, "rb");
     IC_CHECK(fp == NULL);
     if (fp) fclose(fp);
 
     // One frame by number.
-    snprintf(args, sizeof args, "'%s' --frame 1 --out '%s/one' --size 100x80 --field none", pvd,
-             dir);
+    IC_FORMAT(args, "'%s' --frame 1 --out '%s/one' --size 100x80 --field none", pvd, dir);
     IC_CHECK_INT(runCli(args), 0);
-    snprintf(path, sizeof path, "%s/one/frame_0001.png", dir);
+    IC_FORMAT(path, "%s/one/frame_0001.png", dir);
     icImage one;
     IC_CHECK_RESULT(icImage_LoadPng(&one, path, &diag), IC_OK);
     icImage_Destroy(&one);
@@ -92,13 +91,13 @@ IC_TEST(render, cli_exit_codes) {
     const char *dir = icTest_TempDir();
     char pvd[1200], args[3000];
     writeCollection(dir, pvd, sizeof pvd);
-    snprintf(args, sizeof args, "'%s' --frame 7 --out '%s/x'", pvd, dir);
+    IC_FORMAT(args, "'%s' --frame 7 --out '%s/x'", pvd, dir);
     IC_CHECK_INT(runCli(args), 2); // no such frame
-    snprintf(args, sizeof args, "'%s' --frame 0 --out '%s/x' --field pressure", pvd, dir);
+    IC_FORMAT(args, "'%s' --frame 0 --out '%s/x' --field pressure", pvd, dir);
     IC_CHECK_INT(runCli(args), 2); // the collection has no pressure
-    snprintf(args, sizeof args, "'%s' --frame 0", pvd);
+    IC_FORMAT(args, "'%s' --frame 0", pvd);
     IC_CHECK_INT(runCli(args), 2); // no --out
-    snprintf(args, sizeof args, "'%s/missing.pvd' --all --out '%s/x'", dir, dir);
+    IC_FORMAT(args, "'%s/missing.pvd' --all --out '%s/x'", dir, dir);
     IC_CHECK_INT(runCli(args), 2);
 }
 
@@ -108,9 +107,9 @@ IC_TEST(render, cli_gif_through_ffmpeg) {
     const char *dir = icTest_TempDir();
     char pvd[1200], args[3000], path[1300];
     writeCollection(dir, pvd, sizeof pvd);
-    snprintf(args, sizeof args, "'%s' --all --out '%s/anim' --size 96x64 --gif", pvd, dir);
+    IC_FORMAT(args, "'%s' --all --out '%s/anim' --size 96x64 --gif", pvd, dir);
     IC_CHECK_INT(runCli(args), 0);
-    snprintf(path, sizeof path, "%s/anim/animation.gif", dir);
+    IC_FORMAT(path, "%s/anim/animation.gif", dir);
     FILE *fp = fopen(path, "rb");
     bool ffmpeg = icFindProgram("ffmpeg", NULL, 0);
     IC_CHECK(ffmpeg == (fp != NULL));
@@ -125,7 +124,7 @@ IC_TEST(render, cli_gif_through_ffmpeg) {
 IC_TEST(render, cli_renders_a_scene) {
     const char *dir = icTest_TempDir();
     char scene[1300], args[3000], path[1300];
-    snprintf(scene, sizeof scene, "%s/drop.json", dir);
+    IC_FORMAT(scene, "%s/drop.json", dir);
     FILE *fp = fopen(scene, "w");
     IC_REQUIRE(fp);
     fputs("{\"dt\": 0.02, \"frames\": 3, \"solver\": {\"substeps\": 4, \"iterations\": 1},\n"
@@ -135,20 +134,19 @@ IC_TEST(render, cli_renders_a_scene) {
           " \"colliders\": [{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}}]}\n",
           fp);
     fclose(fp);
-    snprintf(args, sizeof args, "'%s' --frame 2 --out '%s/one' --size 120x80 --field displacement",
-             scene, dir);
+    IC_FORMAT(args, "'%s' --frame 2 --out '%s/one' --size 120x80 --field displacement", scene, dir);
     IC_CHECK_INT(runCli(args), 0);
-    snprintf(path, sizeof path, "%s/one/frame_0002.png", dir);
+    IC_FORMAT(path, "%s/one/frame_0002.png", dir);
     icImage image;
     IC_CHECK_RESULT(icImage_LoadPng(&image, path, NULL), IC_OK);
     icImage_Destroy(&image);
-    snprintf(args, sizeof args, "'%s' --all --out '%s/all' --size 120x80", scene, dir);
+    IC_FORMAT(args, "'%s' --all --out '%s/all' --size 120x80", scene, dir);
     IC_CHECK_INT(runCli(args), 0);
     for (int f = 0; f <= 3; ++f) {
-        snprintf(path, sizeof path, "%s/all/frame_%04d.png", dir, f);
+        IC_FORMAT(path, "%s/all/frame_%04d.png", dir, f);
         IC_CHECK_RESULT(icImage_LoadPng(&image, path, NULL), IC_OK);
         icImage_Destroy(&image);
     }
-    snprintf(args, sizeof args, "'%s/none.json' --out '%s/x'", dir, dir);
+    IC_FORMAT(args, "'%s/none.json' --out '%s/x'", dir, dir);
     IC_CHECK_INT(runCli(args), 2);
 }

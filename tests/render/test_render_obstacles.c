@@ -314,7 +314,7 @@ IC_TEST(render, obstacle_in_the_ground_plane_wins_over_the_ground) {
 
 static int runTool(const char *command, const char *args) {
     char line[4096];
-    snprintf(line, sizeof line, "'%s' %s %s > /dev/null 2>&1", IC_CLI_PATH, command, args);
+    IC_FORMAT(line, "'%s' %s %s > /dev/null 2>&1", IC_CLI_PATH, command, args);
     int status = system(line);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -324,17 +324,14 @@ static int runCli(const char *args) { return runTool("render", args); }
 // `isochor render 'input' <frames> --out 'out' --size 160x120 --field none <extra>` must succeed.
 static void renderSmall(const char *input, const char *frames, const char *out, const char *extra) {
     char args[3000];
-    int n = snprintf(args, sizeof args, "'%s' %s --out '%s' --size 160x120 --field none %s", input,
-                     frames, out, extra);
-    IC_REQUIRE(n > 0 && n < (int)sizeof args);
+    IC_FORMAT(args, "'%s' %s --out '%s' --size 160x120 --field none %s", input, frames, out, extra);
     IC_REQUIRE(runCli(args) == 0);
 }
 
 // Frame f of the pictures written to out.
 static void loadFrame(const char *out, int frame, icImage *image) {
     char path[1400];
-    int n = snprintf(path, sizeof path, "%s/frame_%04d.png", out, frame);
-    IC_REQUIRE(n > 0 && n < (int)sizeof path);
+    IC_FORMAT(path, "%s/frame_%04d.png", out, frame);
     IC_REQUIRE(icImage_LoadPng(image, path, NULL) == IC_OK);
 }
 
@@ -356,17 +353,17 @@ static void writeScene(const char *path, const char *colliders) {
 IC_TEST(render, cli_draws_scene_colliders) {
     const char *dir = icTest_TempDir();
     char with[1300], without[1300], outWith[1300], outWithout[1300];
-    snprintf(outWith, sizeof outWith, "%s/with", dir);
-    snprintf(outWithout, sizeof outWithout, "%s/without", dir);
-    snprintf(with, sizeof with, "%s/with.json", dir);
-    snprintf(without, sizeof without, "%s/without.json", dir);
+    IC_FORMAT(outWith, "%s/with", dir);
+    IC_FORMAT(outWithout, "%s/without", dir);
+    IC_FORMAT(with, "%s/with.json", dir);
+    IC_FORMAT(without, "%s/without.json", dir);
     const char *plane = "{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}}";
     char colliders[1000];
-    snprintf(colliders, sizeof colliders,
-             "%s, {\"box\": {\"center\": [0.45, 0.15, -0.1], \"size\": [0.2, 0.3, 0.2]}},\n"
-             " {\"sphere\": {\"center\": [-0.4, 0.2, 0], \"radius\": 0.08, \"motion\": {\"keys\": "
-             "[{\"time\": 0}, {\"time\": 0.04, \"translate\": [0, 0.15, 0]}]}}}",
-             plane);
+    IC_FORMAT(colliders,
+              "%s, {\"box\": {\"center\": [0.45, 0.15, -0.1], \"size\": [0.2, 0.3, 0.2]}},\n"
+              " {\"sphere\": {\"center\": [-0.4, 0.2, 0], \"radius\": 0.08, \"motion\": {\"keys\": "
+              "[{\"time\": 0}, {\"time\": 0.04, \"translate\": [0, 0.15, 0]}]}}}",
+              plane);
     writeScene(with, colliders);
     writeScene(without, plane);
     icImage a[3], b;
@@ -397,14 +394,13 @@ IC_TEST(render, cli_draws_scene_colliders) {
 IC_TEST(render, cli_draws_scene_walls) {
     const char *dir = icTest_TempDir();
     char with[1300], without[1300], outWith[1300], outWithout[1300];
-    snprintf(outWith, sizeof outWith, "%s/walls", dir);
-    snprintf(outWithout, sizeof outWithout, "%s/floor", dir);
-    snprintf(with, sizeof with, "%s/walls.json", dir);
-    snprintf(without, sizeof without, "%s/floor.json", dir);
+    IC_FORMAT(outWith, "%s/walls", dir);
+    IC_FORMAT(outWithout, "%s/floor", dir);
+    IC_FORMAT(with, "%s/walls.json", dir);
+    IC_FORMAT(without, "%s/floor.json", dir);
     const char *floor = "{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}}";
     char colliders[600];
-    snprintf(colliders, sizeof colliders,
-             "%s, {\"plane\": {\"normal\": [0, 0, 1], \"offset\": -0.4}}", floor);
+    IC_FORMAT(colliders, "%s, {\"plane\": {\"normal\": [0, 0, 1], \"offset\": -0.4}}", floor);
     writeScene(with, colliders);
     writeScene(without, floor);
     icImage a, b;
@@ -435,19 +431,19 @@ IC_TEST(render, cli_draws_scene_walls) {
 IC_TEST(render, cli_draws_a_result_with_its_scene) {
     const char *dir = icTest_TempDir();
     char scene[1300], args[3000];
-    snprintf(scene, sizeof scene, "%s/moving.json", dir);
+    IC_FORMAT(scene, "%s/moving.json", dir);
     writeScene(scene,
                "{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}},\n"
                " {\"plane\": {\"normal\": [0, 0, 1], \"offset\": -0.4}},\n"
                " {\"sphere\": {\"center\": [-0.4, 0.2, 0], \"radius\": 0.08, \"motion\": "
                "{\"keys\": [{\"time\": 0}, {\"time\": 0.04, \"translate\": [0, 0.15, 0]}]}}}");
-    snprintf(args, sizeof args, "'%s' --out '%s/result' --quiet", scene, dir);
+    IC_FORMAT(args, "'%s' --out '%s/result' --quiet", scene, dir);
     IC_REQUIRE(runTool("run", args) == 0);
     char outs[3][1300], result[1300], sceneOption[1400];
     const char *names[3] = {"direct", "with", "without"};
-    for (int k = 0; k < 3; ++k) snprintf(outs[k], sizeof outs[k], "%s/%s", dir, names[k]);
-    snprintf(result, sizeof result, "%s/result/moving.pvd", dir);
-    snprintf(sceneOption, sizeof sceneOption, "--scene '%s'", scene);
+    for (int k = 0; k < 3; ++k) IC_FORMAT(outs[k], "%s/%s", dir, names[k]);
+    IC_FORMAT(result, "%s/result/moving.pvd", dir);
+    IC_FORMAT(sceneOption, "--scene '%s'", scene);
     renderSmall(scene, "--all", outs[0], "");
     renderSmall(result, "--all", outs[1], sceneOption);
     renderSmall(result, "--all", outs[2], "");
@@ -471,9 +467,9 @@ IC_TEST(render, cli_draws_a_result_with_its_scene) {
     }
     icImage_Destroy(&first);
     IC_CHECK_MSG(moved > 30, "%d bytes changed after frame 0: nothing moves", moved);
-    snprintf(args, sizeof args, "'%s' --frame 0 --out '%s/x' --scene '%s'", scene, dir, scene);
+    IC_FORMAT(args, "'%s' --frame 0 --out '%s/x' --scene '%s'", scene, dir, scene);
     IC_CHECK_INT(runCli(args), 2);
-    snprintf(args, sizeof args,
-             "'%s/result/moving.pvd' --frame 0 --out '%s/x' --scene '%s/none.json'", dir, dir, dir);
+    IC_FORMAT(args, "'%s/result/moving.pvd' --frame 0 --out '%s/x' --scene '%s/none.json'", dir,
+              dir, dir);
     IC_CHECK_INT(runCli(args), 2);
 }

@@ -13,7 +13,7 @@
 
 static bool loadScene(const char *name, icScene *scene) {
     char relative[256];
-    snprintf(relative, sizeof relative, "scenes/viper/%s", name);
+    IC_FORMAT(relative, "scenes/viper/%s", name);
     icDiagnostic diag = {0};
     icResult r = icScene_Load(icTest_SourcePath(relative), scene, &diag);
     if (r != IC_OK) {
@@ -97,7 +97,7 @@ IC_TEST(rod, scene_rod_stretch) {
     def.title = "ROD STRETCH";
     def.logY = true;
     char path[1024];
-    snprintf(path, sizeof path, "%s/rod_stretch.png", icTest_TempDir());
+    IC_FORMAT(path, "%s/rod_stretch.png", icTest_TempDir());
     IC_CHECK_RESULT(icPlot_SavePng(path, &def, s, 3, NULL), IC_OK);
     icImage im;
     IC_REQUIRE(icImage_LoadPng(&im, path, NULL) == IC_OK);
@@ -384,7 +384,7 @@ IC_TEST(rod, scene_run_outputs) {
                            "rods.pvd",        "pills.pvd",      "skin.pvd"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
         char path[1200];
-        snprintf(path, sizeof path, "%s/%s", opt.outputDir, files[i]);
+        IC_FORMAT(path, "%s/%s", opt.outputDir, files[i]);
         FILE *fp = fopen(path, "rb");
         IC_CHECK_MSG(fp != NULL, "%s missing", files[i]);
         if (fp) fclose(fp);

@@ -82,7 +82,7 @@ IC_TEST(paper, stretch_clamped_table) {
     double previous = INFINITY;
     for (int i = 0; i < 3; ++i) {
         char path[128];
-        snprintf(path, sizeof path, "scenes/stretch/clamped_nu%s.json", nus[i]);
+        IC_FORMAT(path, "scenes/stretch/clamped_nu%s.json", nus[i]);
         icScene scene;
         icRunSummary s;
         if (!runScene(path, -1, &scene, &s)) return;
