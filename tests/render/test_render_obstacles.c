@@ -348,15 +348,22 @@ static void writeScene(const char *path, const char *colliders) {
     fclose(fp);
 }
 
+// A scene of writeScene at dir/name.json; its pictures go to dir/name.
+typedef struct icSceneFiles {
+    char scene[1300], out[1300];
+} icSceneFiles;
+
+static void writeNamedScene(const char *dir, const char *name, const char *colliders,
+                            icSceneFiles *files) {
+    IC_FORMAT(files->scene, "%s/%s.json", dir, name);
+    IC_FORMAT(files->out, "%s/%s", dir, name);
+    writeScene(files->scene, colliders);
+}
+
 // A scene with a box collider beside the body and one sphere moving past: the pictures show
 // them in grey, moved with the frame's time, and the scene without them looks as before.
 IC_TEST(render, cli_draws_scene_colliders) {
     const char *dir = icTest_TempDir();
-    char with[1300], without[1300], outWith[1300], outWithout[1300];
-    IC_FORMAT(outWith, "%s/with", dir);
-    IC_FORMAT(outWithout, "%s/without", dir);
-    IC_FORMAT(with, "%s/with.json", dir);
-    IC_FORMAT(without, "%s/without.json", dir);
     const char *plane = "{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}}";
     char colliders[1000];
     IC_FORMAT(colliders,
@@ -364,13 +371,14 @@ IC_TEST(render, cli_draws_scene_colliders) {
               " {\"sphere\": {\"center\": [-0.4, 0.2, 0], \"radius\": 0.08, \"motion\": {\"keys\": "
               "[{\"time\": 0}, {\"time\": 0.04, \"translate\": [0, 0.15, 0]}]}}}",
               plane);
-    writeScene(with, colliders);
-    writeScene(without, plane);
+    icSceneFiles with, without;
+    writeNamedScene(dir, "with", colliders, &with);
+    writeNamedScene(dir, "without", plane, &without);
     icImage a[3], b;
-    renderSmall(with, "--all", outWith, "");
-    for (int f = 0; f < 3; ++f) loadFrame(outWith, f, &a[f]);
-    renderSmall(without, "--frame 0", outWithout, "");
-    loadFrame(outWithout, 0, &b);
+    renderSmall(with.scene, "--all", with.out, "");
+    for (int f = 0; f < 3; ++f) loadFrame(with.out, f, &a[f]);
+    renderSmall(without.scene, "--frame 0", without.out, "");
+    loadFrame(without.out, 0, &b);
     // Frame 0 with colliders against the same scene without: the changed pixels are grey.
     int changed = 0, grey = 0, moved = 0;
     for (int i = 0; i < 160 * 120; ++i) {
@@ -393,21 +401,17 @@ IC_TEST(render, cli_draws_scene_colliders) {
 // changed is the default wall colour (a light blue-grey, shaded), and there are many.
 IC_TEST(render, cli_draws_scene_walls) {
     const char *dir = icTest_TempDir();
-    char with[1300], without[1300], outWith[1300], outWithout[1300];
-    IC_FORMAT(outWith, "%s/walls", dir);
-    IC_FORMAT(outWithout, "%s/floor", dir);
-    IC_FORMAT(with, "%s/walls.json", dir);
-    IC_FORMAT(without, "%s/floor.json", dir);
     const char *floor = "{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}}";
     char colliders[600];
     IC_FORMAT(colliders, "%s, {\"plane\": {\"normal\": [0, 0, 1], \"offset\": -0.4}}", floor);
-    writeScene(with, colliders);
-    writeScene(without, floor);
+    icSceneFiles with, without;
+    writeNamedScene(dir, "walls", colliders, &with);
+    writeNamedScene(dir, "floor", floor, &without);
     icImage a, b;
-    renderSmall(with, "--frame 0", outWith, "");
-    renderSmall(without, "--frame 0", outWithout, "");
-    loadFrame(outWith, 0, &a);
-    loadFrame(outWithout, 0, &b);
+    renderSmall(with.scene, "--frame 0", with.out, "");
+    renderSmall(without.scene, "--frame 0", without.out, "");
+    loadFrame(with.out, 0, &a);
+    loadFrame(without.out, 0, &b);
     icRenderDef def = icDefaultRenderDef();
     int changed = 0, wall = 0;
     for (int i = 0; i < 160 * 120; ++i) {
