@@ -51,6 +51,8 @@ static icWorld *makeSphere(int cells, int variant, double height, bool gravity, 
     if (getenv("IC_POSITION_TOLERANCE")) d.positionTolerance = atof(getenv("IC_POSITION_TOLERANCE"));
     if (getenv("IC_NEWTON")) d.positionNewtonIterations = atoi(getenv("IC_NEWTON"));
     if (getenv("IC_STATIC_FRICTION")) d.staticFriction = atoi(getenv("IC_STATIC_FRICTION")) != 0;
+    // IC_WARM_START=0: every pressure solve starts from zero, as before the warm start.
+    if (getenv("IC_WARM_START")) d.warmStart = atoi(getenv("IC_WARM_START")) != 0;
     icWorld_SetIncompressibleDef(w, &d);
     return w;
 }
@@ -230,6 +232,7 @@ static int tori(int count, int cells, double seconds) {
     d.proximity = 0.004;
     d.maxStepMotion = 0.15; // as scenes/incompressible/tori_pile.json (no inverted tet on the way)
     if (getenv("IC_MAX_STEP_MOTION")) d.maxStepMotion = atof(getenv("IC_MAX_STEP_MOTION"));
+    if (getenv("IC_WARM_START")) d.warmStart = atoi(getenv("IC_WARM_START")) != 0;
     icWorld_SetIncompressibleDef(w, &d);
     const double dt = 1.0 / 240;
     double worst = 0, pressure = 0, total = 0, contact = 0;
@@ -268,7 +271,7 @@ static int timing(int cells, int frames, int workers, int stepsPerFrame) {
     struct timespec c0, c1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     for (int f = 0; f < frames; ++f) {
-        int frameIts = 0, frameNewton = 0, frameSubsteps = 0, frameVel = 0;
+        int frameIts = 0, frameNewton = 0, frameSubsteps = 0, frameVel = 0, frameInverted = 0;
         double frameMs = 0;
         for (int s = 0; s < stepsPerFrame; ++s) {
             icStepStats st;
@@ -282,6 +285,7 @@ static int timing(int cells, int frames, int workers, int stepsPerFrame) {
             forceIts += is.forceIterations;
             substeps += st.substeps;
             inverted = st.invertedTets > inverted ? st.invertedTets : inverted;
+            frameInverted = st.invertedTets > frameInverted ? st.invertedTets : frameInverted;
             maxVolumeError = fmax(maxVolumeError, fabs(icWorld_GetVolumeRatio(w) - 1));
             frameIts += is.positionIterations + is.velocityIterations;
             frameVel += is.velocityIterations;
@@ -292,8 +296,9 @@ static int timing(int cells, int frames, int workers, int stepsPerFrame) {
         // Progress, and where the frame's pressure iterations went.
         fprintf(stderr,
                 "frame %d: %.2f s, %d substeps, %d position Newton solves, pressure its %d "
-                "(velocity %d), height %.4f m\n",
-                f + 1, frameMs / 1e3, frameSubsteps, frameNewton, frameIts, frameVel, height(w));
+                "(velocity %d), height %.4f m, inverted tets %d\n",
+                f + 1, frameMs / 1e3, frameSubsteps, frameNewton, frameIts, frameVel, height(w),
+                frameInverted);
     }
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);

@@ -57,11 +57,14 @@ icResult icOneRing_AssembleDivergence(const icReal *g, const int *tets, int tetC
 icResult icOneRing_AssemblePressure(const icCsr *J, const icReal *invMass, icCsr *A);
 
 // ---------------------------------------------------------------------------------------
-// Krylov solvers (spec 5.6). Both start at x = 0 and stop when ||r||_2 <= max(tolerance
-// ||b||_2, absoluteTolerance), after maxIterations, or on breakdown.
+// Krylov solvers (spec 5.6). Both start at x = 0, or at alpha * guess when a guess (n) is
+// given, alpha minimising ||b - alpha A guess||_2 (one extra product; a poor guess costs no
+// more iterations than none). They stop when ||r||_2 <= max(tolerance ||b||_2,
+// absoluteTolerance), after maxIterations, or on breakdown. guess may be x itself.
 
 typedef struct icKrylovStats {
-    int iterations;          ///< operator products
+    int iterations;          ///< operator products in the iteration
+    int guessProducts;       ///< products spent on the guess (0 or 1)
     icReal initialResidual;  ///< ||b||_2
     icReal residual;         ///< ||b - A x||_2 estimate at the end
     bool converged;
@@ -70,15 +73,15 @@ typedef struct icKrylovStats {
 
 /// MINRES (Paige-Saunders) for symmetric A. scale (n, may be NULL) applies symmetric Jacobi
 /// scaling: it solves (S A S) y = S b and returns x = S y, with S = scale (diag(A)^-1/2).
-/// Then tolerances refer to the scaled residual. work: 8n reals or NULL (allocated).
+/// Then tolerances refer to the scaled residual. work: 9n reals or NULL (allocated).
 /// Returns iterations, -1 when out of memory.
-int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale,
-             const icReal *b, icReal *x, icReal tolerance, icReal absoluteTolerance,
+int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale, const icReal *b,
+             const icReal *guess, icReal *x, icReal tolerance, icReal absoluteTolerance,
              int maxIterations, icReal *work, icKrylovStats *stats);
 /// Jacobi-preconditioned CG for SPD A (invDiagonal (n) or NULL for none). work: 4n or NULL.
 int icJacobiCG(int n, icLinearOperatorFn *op, void *context, const icReal *invDiagonal,
-               const icReal *b, icReal *x, icReal tolerance, icReal absoluteTolerance,
-               int maxIterations, icReal *work, icKrylovStats *stats);
+               const icReal *b, const icReal *guess, icReal *x, icReal tolerance,
+               icReal absoluteTolerance, int maxIterations, icReal *work, icKrylovStats *stats);
 
 // ---------------------------------------------------------------------------------------
 // Contact constraints c^T dv = 0 on the velocity change made by the pressure (spec 5).
@@ -144,10 +147,11 @@ void icPressureSystem_SetPool(icPressureSystem *system, struct icPool *pool);
 /// Evaluates g, the Jacobi diagonal and the active unknowns (rows with A_kk > 0) at x.
 void icPressureSystem_Setup(icPressureSystem *system, const icReal *x);
 /// Solves (J Pi M^-1 J^T) phat = rhs on the active unknowns (phat zero elsewhere) and
-/// returns the iteration count; constraints may be NULL.
+/// returns the iteration count; constraints may be NULL; guess (n, may be NULL or phat
+/// itself) is the Krylov start, as above.
 int icPressureSystem_Solve(icPressureSystem *system, const icConstraintSet *constraints,
                            const icPressureDef *def, icReal volumeScale, const icReal *rhs,
-                           icReal *phat, icKrylovStats *stats);
+                           const icReal *guess, icReal *phat, icKrylovStats *stats);
 /// dv = Pi M^-1 J^T phat (vertexCount x 3).
 void icPressureSystem_Correction(icPressureSystem *system, const icConstraintSet *constraints,
                                  int sweeps, const icReal *phat, icReal *dv);
@@ -160,12 +164,12 @@ int icPressureSystem_ProjectVelocity(icPressureSystem *system,
 /// Position correction (eq. 1) at the configuration of the last Setup (x^n, whose ring
 /// volumes are ringVolumes): w := vstar + Pi M^-1 J^T phat with
 /// A phat = -J vstar + e/dt, e_k = target_k - V_k clamped by recoveryTime (Dtau, 0 = none;
-/// spec 2.2). Returns iterations.
-int icPressureSystem_CorrectPositions(icPressureSystem *system,
-                                      const icConstraintSet *constraints,
+/// spec 2.2). phat (vertexCount, may be NULL): on entry the solve's start when useGuess,
+/// on return the scaled pressure (Pa s). Returns iterations.
+int icPressureSystem_CorrectPositions(icPressureSystem *system, const icConstraintSet *constraints,
                                       const icPressureDef *def, const icReal *targetVolumes,
                                       const icReal *ringVolumes, icReal dt, icReal recoveryTime,
-                                      icReal *w, icKrylovStats *stats);
+                                      icReal *w, icReal *phat, bool useGuess, icKrylovStats *stats);
 
 // ---------------------------------------------------------------------------------------
 // The world solver IC_SOLVER_INCOMPRESSIBLE (spec 3.1: modified semi-implicit Newmark).
@@ -215,13 +219,16 @@ typedef struct icIncompressibleDef {
                                 ///< default false: kinetic friction only, under which a body
                                 ///< on a slope within its friction angle creeps (~18 % of the
                                 ///< frictionless slide at 20 deg, mu 0.6). Colliders stay kinetic.
+    bool warmStart;             ///< the first eq. 1 solve of a substep starts from the last
+                                ///< substep's eq. 1 pressure (same tolerance); default true
 } icIncompressibleDef;
 
 icIncompressibleDef icDefaultIncompressibleDef(void);
 
 /// What the last step did.
 typedef struct icIncompressibleStats {
-    int positionIterations;  ///< Krylov iterations of eq. 1 (all its Newton iterations)
+    int positionIterations;       ///< Krylov iterations of eq. 1 (all its Newton iterations, and
+                                  ///< the product that weighs a warm start)
     int positionNewtonIterations; ///< Newton iterations of eq. 1 taken
     int substeps;            ///< substeps the step was split into (sums and maxima above
                              ///< are over all of them)

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // MINRES (Paige-Saunders) with optional symmetric Jacobi scaling, and Jacobi-preconditioned
-// CG, for the pressure systems (seed 003, sec. 3: ~1 % accuracy; spec 5.6, 7.7).
+// CG, for the pressure systems (seed 003, sec. 3: ~1 % accuracy; spec 5.6, 7.7). Both may start
+// from a guess (the last step's pressure): scaled by the alpha that minimises the first residual,
+// so a guess never leaves more to do than starting at zero, and stopping on the same
+// tolerance times ||b|| as a start at zero.
 #include "core/core.h"
 #include "isochor/incompressible.h"
 
@@ -11,6 +14,12 @@ static icReal dot(int n, const icReal *a, const icReal *b) {
     icReal s = 0;
     for (int i = 0; i < n; ++i) s += a[i] * b[i];
     return s;
+}
+
+// alpha minimising ||r - alpha q||: the weight of the guess whose operator image is q.
+static icReal guessWeight(int n, const icReal *r, const icReal *q) {
+    icReal qq = dot(n, q, q);
+    return qq > 0 ? dot(n, r, q) / qq : 0.0;
 }
 
 static icReal stopLevel(icReal norm, icReal tolerance, icReal absoluteTolerance) {
@@ -39,26 +48,40 @@ static void applyOp(const scaledOp *s, const icReal *x, icReal *y) {
 
 // Spec 5.6: Lanczos + Givens QR, three-term update of the directions. |phibar| tracks
 // ||b - A x|| exactly in exact arithmetic.
-int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale,
-             const icReal *b, icReal *x, icReal tolerance, icReal absoluteTolerance,
+int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale, const icReal *b,
+             const icReal *guess, icReal *x, icReal tolerance, icReal absoluteTolerance,
              int maxIterations, icReal *work, icKrylovStats *stats) {
     icKrylovStats st = {0};
     icReal *owned = NULL;
     if (!work) {
-        work = owned = IC_ALLOC(icReal, 8 * (size_t)n + 1);
+        work = owned = IC_ALLOC(icReal, 9 * (size_t)n + 1);
         if (!owned) return -1;
     }
     icReal *vPrev = work, *v = work + n, *q = work + 2 * n, *d = work + 3 * n,
-           *dPrev = work + 4 * n, *dPrev2 = work + 5 * n, *tmp = work + 6 * n,
-           *y = work + 7 * n;
+           *dPrev = work + 4 * n, *dPrev2 = work + 5 * n, *tmp = work + 6 * n, *y = work + 7 * n,
+           *y0 = work + 8 * n;
     scaledOp sop = {op, context, scale, tmp, n};
     for (int i = 0; i < n; ++i) {
         y[i] = 0;
+        // The guess in scaled unknowns (x = S y); rows the scaling drops stay at zero.
+        y0[i] = !guess ? 0 : !scale ? guess[i] : scale[i] > 0 ? guess[i] / scale[i] : 0;
         v[i] = scale ? scale[i] * b[i] : b[i];
     }
+    icReal bNorm = sqrt(dot(n, v, v));
+    st.initialResidual = bNorm;
+    // MINRES then solves for the correction: (S A S) dy = S b - (S A S) y0.
+    if (guess) {
+        applyOp(&sop, y0, q);
+        st.guessProducts = 1;
+        icReal alpha = guessWeight(n, v, q);
+        for (int i = 0; i < n; ++i) {
+            y0[i] *= alpha;
+            v[i] -= alpha * q[i];
+        }
+    }
     icReal beta1 = sqrt(dot(n, v, v));
-    st.initialResidual = st.residual = beta1;
-    icReal stop = stopLevel(beta1, tolerance, absoluteTolerance);
+    st.residual = beta1;
+    icReal stop = stopLevel(bNorm, tolerance, absoluteTolerance);
     if (beta1 <= stop || beta1 == 0) {
         st.converged = true;
         goto finish;
@@ -113,7 +136,7 @@ int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale,
         beta = betaNext;
     }
 finish:
-    for (int i = 0; i < n; ++i) x[i] = scale ? scale[i] * y[i] : y[i];
+    for (int i = 0; i < n; ++i) x[i] = scale ? scale[i] * (y0[i] + y[i]) : y0[i] + y[i];
     icFree(owned);
     if (stats) *stats = st;
     return st.iterations;
@@ -121,8 +144,8 @@ finish:
 
 // Spec 5.6: Jacobi-PCG; stops on p.Ap <= 0 (the caller may fall back to MINRES).
 int icJacobiCG(int n, icLinearOperatorFn *op, void *context, const icReal *invDiagonal,
-               const icReal *b, icReal *x, icReal tolerance, icReal absoluteTolerance,
-               int maxIterations, icReal *work, icKrylovStats *stats) {
+               const icReal *b, const icReal *guess, icReal *x, icReal tolerance,
+               icReal absoluteTolerance, int maxIterations, icReal *work, icKrylovStats *stats) {
     icKrylovStats st = {0};
     icReal *owned = NULL;
     if (!work) {
@@ -130,17 +153,29 @@ int icJacobiCG(int n, icLinearOperatorFn *op, void *context, const icReal *invDi
         if (!owned) return -1;
     }
     icReal *r = work, *z = work + n, *p = work + 2 * n, *q = work + 3 * n;
+    for (int i = 0; i < n; ++i) r[i] = b[i];
+    if (guess) {
+        // x may be the guess itself: read it before x is written.
+        op(context, guess, q);
+        st.guessProducts = 1;
+        icReal alpha = guessWeight(n, b, q);
+        for (int i = 0; i < n; ++i) {
+            x[i] = alpha * guess[i];
+            r[i] -= alpha * q[i];
+        }
+    } else {
+        for (int i = 0; i < n; ++i) x[i] = 0;
+    }
     for (int i = 0; i < n; ++i) {
-        x[i] = 0;
-        r[i] = b[i];
         z[i] = invDiagonal ? invDiagonal[i] * r[i] : r[i];
         p[i] = z[i];
     }
     icReal rho = dot(n, r, z);
     icReal bnorm = sqrt(dot(n, b, b));
-    st.initialResidual = st.residual = bnorm;
+    st.initialResidual = bnorm;
+    st.residual = sqrt(dot(n, r, r));
     icReal stop = stopLevel(bnorm, tolerance, absoluteTolerance);
-    if (bnorm <= stop || bnorm == 0) {
+    if (st.residual <= stop || st.residual == 0) {
         st.converged = true;
         goto finish;
     }

@@ -25,7 +25,7 @@ struct icPressureSystem {
     icReal *invDiag;      ///< (n) CG preconditioner, 0 on inactive rows
     icReal *u;            ///< (n x 3) scratch
     icReal *rhs;          ///< (n) scratch
-    icReal *work;         ///< (8n) Krylov scratch
+    icReal *work;         ///< (9n) Krylov scratch
     int *blockFirst;      ///< (tet blocks) smallest vertex of each block of 32 tets
     int *blockLast;       ///< (tet blocks) largest
     icVec3 *acc;          ///< (n x workers) diagonal scratch, one set per worker
@@ -88,7 +88,7 @@ icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int t
     s->invDiag = IC_ALLOC_ZERO(icReal, n);
     s->u = IC_ALLOC(icReal, 3 * n);
     s->rhs = IC_ALLOC(icReal, n);
-    s->work = IC_ALLOC(icReal, 8 * n);
+    s->work = IC_ALLOC(icReal, 9 * n);
     size_t blocks = (T + IC_PRESSURE_TET_BLOCK - 1) / IC_PRESSURE_TET_BLOCK;
     s->blockFirst = IC_ALLOC(int, blocks);
     s->blockLast = IC_ALLOC(int, blocks);
@@ -371,7 +371,7 @@ static void pressureOperator(void *context, const icReal *x, icReal *y) {
 
 int icPressureSystem_Solve(icPressureSystem *s, const icConstraintSet *constraints,
                            const icPressureDef *def, icReal volumeScale, const icReal *rhs,
-                           icReal *phat, icKrylovStats *stats) {
+                           const icReal *guess, icReal *phat, icKrylovStats *stats) {
     s->constraints = constraints;
     s->sweeps = def->sweeps;
     int active = 0;
@@ -389,16 +389,17 @@ int icPressureSystem_Solve(icPressureSystem *s, const icConstraintSet *constrain
         if (!def->jacobi)
             for (int k = 0; k < s->n; ++k) s->scale[k] = s->invDiag[k] > 0 ? 1.0 : 0.0;
         it = icJacobiCG(s->n, pressureOperator, s, def->jacobi ? s->invDiag : s->scale, s->rhs,
-                        phat, def->tolerance, absTol, cap, s->work, &st);
+                        guess, phat, def->tolerance, absTol, cap, s->work, &st);
         if (!def->jacobi)
             for (int k = 0; k < s->n; ++k)
                 s->scale[k] = s->invDiag[k] > 0 ? sqrt(s->invDiag[k]) : 0.0;
         if (st.breakdown) {
-            int more = it;
-            it = icMinres(s->n, pressureOperator, s, s->scale, s->rhs, phat, def->tolerance,
+            int more = it, guessProducts = st.guessProducts;
+            it = icMinres(s->n, pressureOperator, s, s->scale, s->rhs, NULL, phat, def->tolerance,
                           absTol, cap, s->work, &st);
             it += more;
             st.iterations = it;
+            st.guessProducts = guessProducts;
         }
     } else {
         if (!def->jacobi)
@@ -411,7 +412,7 @@ int icPressureSystem_Solve(icPressureSystem *s, const icConstraintSet *constrain
             for (int k = 0; k < s->n; ++k) mean += s->scale[k];
             scaleAbs = absTol * (active > 0 ? mean / active : 1.0);
         }
-        it = icMinres(s->n, pressureOperator, s, s->scale, s->rhs, phat, def->tolerance,
+        it = icMinres(s->n, pressureOperator, s, s->scale, s->rhs, guess, phat, def->tolerance,
                       scaleAbs, cap, s->work, &st);
         if (!def->jacobi)
             for (int k = 0; k < s->n; ++k)
@@ -445,7 +446,8 @@ int icPressureSystem_ProjectVelocity(icPressureSystem *s, const icConstraintSet 
             b[k] = -b[k];
             scale += fabs(b[k]);
         }
-        it = icPressureSystem_Solve(s, constraints, def, scale > 0 ? scale : 1.0, b, ph, stats);
+        it = icPressureSystem_Solve(s, constraints, def, scale > 0 ? scale : 1.0, b, NULL, ph,
+                                    stats);
         icPressureSystem_Correction(s, constraints, def->sweeps, ph, dv);
         for (int i = 0; i < 3 * s->n; ++i) v[i] += dv[i];
     }
@@ -458,9 +460,10 @@ int icPressureSystem_ProjectVelocity(icPressureSystem *s, const icConstraintSet 
 int icPressureSystem_CorrectPositions(icPressureSystem *s, const icConstraintSet *constraints,
                                       const icPressureDef *def, const icReal *targetVolumes,
                                       const icReal *ringVolumes, icReal dt, icReal recoveryTime,
-                                      icReal *w, icKrylovStats *stats) {
+                                      icReal *w, icReal *phat, bool useGuess,
+                                      icKrylovStats *stats) {
     icReal *b = IC_ALLOC(icReal, s->n);
-    icReal *ph = IC_ALLOC(icReal, s->n);
+    icReal *ph = phat ? phat : IC_ALLOC(icReal, s->n);
     icReal *dv = IC_ALLOC(icReal, 3 * (size_t)s->n);
     int it = -1;
     if (b && ph && dv) {
@@ -476,12 +479,13 @@ int icPressureSystem_CorrectPositions(icPressureSystem *s, const icConstraintSet
             b[k] = -b[k] + e / dt;
         }
         icReal scale = totalVolumeScale(targetVolumes, s->n) / dt;
-        it = icPressureSystem_Solve(s, constraints, def, scale > 0 ? scale : 1.0, b, ph, stats);
+        it = icPressureSystem_Solve(s, constraints, def, scale > 0 ? scale : 1.0, b,
+                                    phat && useGuess ? phat : NULL, ph, stats);
         icPressureSystem_Correction(s, constraints, def->sweeps, ph, dv);
         for (int i = 0; i < 3 * s->n; ++i) w[i] += dv[i];
     }
     icFree(b);
-    icFree(ph);
+    if (ph != phat) icFree(ph);
     icFree(dv);
     return it;
 }

@@ -27,19 +27,38 @@
 //   "max_step_motion": 0.25,       adaptive substeps: mean edges a vertex may move per
 //                                  substep, >= 0 (0 = no substeps)
 //   "max_substeps": 64,            integer >= 1
-//   "static_friction": false       contacts with planes that friction stopped stick
+//   "static_friction": false,      contacts with planes that friction stopped stick
+//   "warm_start": true             the first eq. 1 solve starts from the last pressure
 // }
 
 static const char *const s_pressureSolvers[] = {"minres", "cg"};
 
 icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, const char *path,
                                     icSceneSolver *s) {
-    static const char *const keys[] = {
-        "type", "projections", "pressure_solver", "pressure_tolerance", "pressure_absolute_tolerance",
-        "pressure_max_iterations", "jacobi", "sweeps", "recovery_time", "volumetric_scale",
-        "mass_damping", "implicit_velocity_solve", "contact_in_force_solve", "self_contact",
-        "proximity", "cg_tolerance", "max_cg_iterations", "position_newton_iterations",
-        "position_tolerance", "max_step_motion", "max_substeps", "static_friction", NULL};
+    static const char *const keys[] = {"type",
+                                       "projections",
+                                       "pressure_solver",
+                                       "pressure_tolerance",
+                                       "pressure_absolute_tolerance",
+                                       "pressure_max_iterations",
+                                       "jacobi",
+                                       "sweeps",
+                                       "recovery_time",
+                                       "volumetric_scale",
+                                       "mass_damping",
+                                       "implicit_velocity_solve",
+                                       "contact_in_force_solve",
+                                       "self_contact",
+                                       "proximity",
+                                       "cg_tolerance",
+                                       "max_cg_iterations",
+                                       "position_newton_iterations",
+                                       "position_tolerance",
+                                       "max_step_motion",
+                                       "max_substeps",
+                                       "static_friction",
+                                       "warm_start",
+                                       NULL};
     icResult e = icSceneReader_CheckObject(r, item, path, keys);
     if (e != IC_OK) return e;
     s->worldDef.solver = IC_SOLVER_INCOMPRESSIBLE;
@@ -88,5 +107,7 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
     if ((e = icSceneReader_Int(r, item, path, "max_substeps", 1, 100000, &d->maxSubsteps)) !=
         IC_OK)
         return e;
-    return icSceneReader_Bool(r, item, path, "static_friction", &d->staticFriction);
+    if ((e = icSceneReader_Bool(r, item, path, "static_friction", &d->staticFriction)) != IC_OK)
+        return e;
+    return icSceneReader_Bool(r, item, path, "warm_start", &d->warmStart);
 }

@@ -78,6 +78,8 @@ uint64_t icWorld_HashModel(const icWorld *world) {
         h = icHash_Word(h, (uint64_t)in.maxSubsteps);
         // Folded in only when on: checkpoints written before the key existed still load.
         if (in.staticFriction) h = icHash_Word(h, 1);
+        // Likewise only when off (the default is on).
+        if (!in.warmStart) h = icHash_Word(h, 2);
     }
 
     size_t nv = (size_t)m->vertexCount, nt = (size_t)m->tetCount;
@@ -175,10 +177,10 @@ static const char s_magic[8] = {'I', 'C', 'C', 'H', 'K', 'P', 'T', 0};
 #define IC_HEALTH_BYTES (12u * 8u + 160u) // 12 words and the last warning
 
 // INCP: the incompressible solver's memory between steps, a vertex count then the contact
-// normals (n x 3) and the vertex pressures (n).
+// normals (n x 3), the velocity projection's pressures (n) and the position correction's (n).
 #define IC_INCOMPRESSIBLE_FIXED 8u
 static size_t incompressiblePayload(size_t vertexCount) {
-    return IC_INCOMPRESSIBLE_FIXED + 8 * 4 * vertexCount;
+    return IC_INCOMPRESSIBLE_FIXED + 8 * IC_INCOMPRESSIBLE_MEMORY_REALS * vertexCount;
 }
 
 static uint8_t *putReals(uint8_t *p, const icReal *values, size_t count) {
@@ -222,12 +224,13 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
     bool incompressible = solver == IC_SOLVER_INCOMPRESSIBLE;
     size_t vertices = (size_t)s->vertexCount;
     // Its memory first, so that a NaN there refuses the save like one in the state.
-    icReal *memory = NULL; // (vertices x 4): contact normals (x 3), then pressures
+    size_t memoryReals = IC_INCOMPRESSIBLE_MEMORY_REALS * vertices;
+    icReal *memory = NULL; // contact normals (x 3), then the two pressures
     if (incompressible) {
-        memory = IC_ALLOC(icReal, 4 * vertices + 1);
+        memory = IC_ALLOC(icReal, memoryReals + 1);
         if (!memory) return IC_ERR_OUT_OF_MEMORY;
-        icIncompressible_GetMemory(world, memory, memory + 3 * vertices);
-        if (!allFinite(memory, 4 * vertices)) {
+        icIncompressible_GetMemory(world, memory);
+        if (!allFinite(memory, memoryReals)) {
             icFree(memory);
             return IC_ERR_NOT_FINITE;
         }
@@ -291,7 +294,7 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
         icBytes_Put64(p + 8, memoryPayload);
         p += 16;
         icBytes_Put64(p, (uint64_t)vertices);
-        p = putReals(p + IC_INCOMPRESSIBLE_FIXED, memory, 4 * vertices);
+        p = putReals(p + IC_INCOMPRESSIBLE_FIXED, memory, memoryReals);
         icFree(memory);
     }
 
@@ -456,7 +459,7 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     countsOk = countsOk && icBytes_Get64(view.health + 72) <= (uint64_t)INT32_MAX;
     if (!countsOk)
         return IC_FAIL(IC_ERR_PARSE, "checkpoint holds a negative or impossibly large count");
-    const uint8_t *memory = NULL; // INCP arrays: contact normals (3n), pressures (n)
+    const uint8_t *memory = NULL; // INCP arrays: contact normals (3n), two pressures (n each)
     size_t vertexCount = (size_t)s->vertexCount;
     if (view.incompressible) {
         if (view.incompressibleBytes < IC_INCOMPRESSIBLE_FIXED)
@@ -472,7 +475,7 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
                            (icU64)view.incompressibleBytes,
                            (icU64)incompressiblePayload(vertexCount));
         memory = view.incompressible + IC_INCOMPRESSIBLE_FIXED;
-        if (!finiteReals(memory, 4 * vertexCount))
+        if (!finiteReals(memory, IC_INCOMPRESSIBLE_MEMORY_REALS * vertexCount))
             return IC_FAIL(IC_ERR_NOT_FINITE,
                            "checkpoint INCP section holds NaN or infinite numbers");
     }
@@ -484,10 +487,10 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     // Everything checked: restore. The solver's memory first: it is the only part that can
     // fail (building the solver's cache), and then the state is still as it was.
     if (memory && vertexCount > 0) {
-        icReal *values = IC_ALLOC(icReal, 4 * vertexCount);
+        icReal *values = IC_ALLOC(icReal, IC_INCOMPRESSIBLE_MEMORY_REALS * vertexCount);
         if (!values) return IC_FAIL(IC_ERR_OUT_OF_MEMORY, "cannot restore the checkpoint");
-        getReals(memory, values, 4 * vertexCount);
-        r = icIncompressible_SetMemory(world, values, values + 3 * vertexCount);
+        getReals(memory, values, IC_INCOMPRESSIBLE_MEMORY_REALS * vertexCount);
+        r = icIncompressible_SetMemory(world, values);
         icFree(values);
         if (r != IC_OK)
             return IC_FAIL(r, "cannot restore the incompressible solver from the checkpoint");

@@ -52,10 +52,10 @@ static void keepSolverMemory(icWorld *world) {
     int n = world->model.vertexCount;
     if (world->model.def.solver != IC_SOLVER_INCOMPRESSIBLE || n == 0) return;
     // Without memory for the copy a stop restores the state only.
-    if (!icGrowArray((void **)&world->lastGoodMemory, &world->lastGoodMemoryCapacity, 4 * n,
-                     sizeof(icReal)))
+    if (!icGrowArray((void **)&world->lastGoodMemory, &world->lastGoodMemoryCapacity,
+                     IC_INCOMPRESSIBLE_MEMORY_REALS * n, sizeof(icReal)))
         return;
-    icIncompressible_GetMemory(world, world->lastGoodMemory, world->lastGoodMemory + 3 * (size_t)n);
+    icIncompressible_GetMemory(world, world->lastGoodMemory);
     world->lastGoodMemoryVertices = n;
 }
 
@@ -154,8 +154,7 @@ icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats)
             int n = world->lastGoodMemoryVertices;
             // Out of memory here leaves the solver's newer contacts (as before this copy).
             if (n > 0 && n == m->vertexCount)
-                (void)icIncompressible_SetMemory(world, world->lastGoodMemory,
-                                                 world->lastGoodMemory + 3 * (size_t)n);
+                (void)icIncompressible_SetMemory(world, world->lastGoodMemory);
         }
         return IC_ERR_NUMERICAL;
     }

@@ -16,7 +16,7 @@
 // A 0.1 m corotated sphere (mu = 2e4 Pa) above the ground plane y = 0. From 0.16 m it lands
 // near step 27, so that it is in contact at step 30. With contactInForceSolve the last step's
 // contact normals also filter the next step's first force solve.
-static icWorld *sphereWorldEx(bool contactInForceSolve) {
+static icWorld *sphereWorldEx(bool contactInForceSolve, bool warmStart) {
     icWorldDef wd = icDefaultWorldDef();
     wd.solver = IC_SOLVER_INCOMPRESSIBLE;
     wd.gravity = icVec3_Make(0, -9.81, 0);
@@ -33,15 +33,14 @@ static icWorld *sphereWorldEx(bool contactInForceSolve) {
     icTetMesh_Destroy(&mesh);
     icPlaneDef pd = icDefaultPlaneDef();
     IC_CHECK_RESULT(icWorld_AddPlane(w, &pd), IC_OK);
-    if (contactInForceSolve) {
-        icIncompressibleDef d = icDefaultIncompressibleDef();
-        d.contactInForceSolve = true;
-        IC_CHECK_RESULT(icWorld_SetIncompressibleDef(w, &d), IC_OK);
-    }
+    icIncompressibleDef d = icDefaultIncompressibleDef();
+    d.contactInForceSolve = contactInForceSolve;
+    d.warmStart = warmStart;
+    IC_CHECK_RESULT(icWorld_SetIncompressibleDef(w, &d), IC_OK);
     return w;
 }
 
-static icWorld *sphereWorld(void) { return sphereWorldEx(false); }
+static icWorld *sphereWorld(void) { return sphereWorldEx(false, true); }
 
 static void stepWorld(icWorld *w, int steps) {
     for (int i = 0; i < steps; ++i) IC_CHECK_RESULT(icWorld_Step(w, CK_DT, NULL), IC_OK);
@@ -90,8 +89,8 @@ static size_t findSection(const uint8_t *data, size_t size, const char *tag) {
 // 60 steps straight, against checkpoints taken at step 20 (falling; the impact comes after
 // the restart) and at step 30 (in contact), each loaded into a fresh world that runs to 60.
 // Returns whether a restart from the state alone (no INCP) also continued bit for bit.
-static bool restartIsBitIdentical(bool contactInForceSolve) {
-    icWorld *a = sphereWorldEx(contactInForceSolve);
+static bool restartIsBitIdentical(bool contactInForceSolve, bool warmStart) {
+    icWorld *a = sphereWorldEx(contactInForceSolve, warmStart);
     if (!a) {
         IC_CHECK(a != NULL);
         return false;
@@ -114,7 +113,7 @@ static bool restartIsBitIdentical(bool contactInForceSolve) {
     stepWorld(a, 60 - done);
 
     for (int c = 0; c < 2; ++c) {
-        icWorld *b = sphereWorldEx(contactInForceSolve);
+        icWorld *b = sphereWorldEx(contactInForceSolve, warmStart);
         icDiagnostic diag = {0};
         IC_CHECK_RESULT(icWorld_LoadCheckpoint(b, data[c], size[c], NULL, NULL, &diag), IC_OK);
         if (c == 1) {
@@ -134,7 +133,8 @@ static bool restartIsBitIdentical(bool contactInForceSolve) {
     }
 
     // The state alone at step 30 (what a checkpoint held before INCP), in a fresh world.
-    icWorld *b = sphereWorldEx(contactInForceSolve), *probe = sphereWorldEx(contactInForceSolve);
+    icWorld *b = sphereWorldEx(contactInForceSolve, warmStart),
+            *probe = sphereWorldEx(contactInForceSolve, warmStart);
     icDiagnostic diag = {0};
     IC_CHECK_RESULT(icWorld_LoadCheckpoint(probe, data[1], size[1], NULL, NULL, &diag), IC_OK);
     icState *state = icWorld_CreateState(probe);
@@ -153,21 +153,26 @@ static bool restartIsBitIdentical(bool contactInForceSolve) {
 
 IC_TEST(incomp, checkpoint_restart_is_bit_identical) {
     int64_t bytes = icGetByteCount();
-    // The plain sphere drop: the remembered normals only keep resting vertices that are not
-    // predicted to hit constrained, which this drop does not need (measured: the state alone
-    // restarts it exactly at every 5th step up to 120); the restart must be exact all the same.
-    restartIsBitIdentical(false);
-    // Contacts in the force solve: the last step's normals filter the next step, so without
-    // INCP the restart goes another way; with it, the same bits.
-    IC_CHECK_MSG(!restartIsBitIdentical(true),
+    // The plain sphere drop without warm starts: the remembered normals only keep resting
+    // vertices that are not predicted to hit constrained, which this drop does not need
+    // (measured: the state alone restarts it exactly at every 5th step up to 120); the restart
+    // must be exact all the same.
+    IC_CHECK_MSG(restartIsBitIdentical(false, false),
+                 "the state alone no longer restarts the cold drop: the checks below are void");
+    // With them (the default) the first eq. 1 solve starts from the last position pressure, so
+    // without INCP the restart goes another way; with it, the same bits.
+    IC_CHECK_MSG(!restartIsBitIdentical(false, true),
+                 "the position pressure made no difference: the test is void");
+    // Contacts in the force solve: the last step's normals filter the next step, likewise.
+    IC_CHECK_MSG(!restartIsBitIdentical(true, false),
                  "the contact memory made no difference: the test is void");
     IC_CHECK_INT(icGetByteCount(), bytes);
 }
 
-// Vertices with a remembered contact normal; memory gets the whole memory (4n reals).
+// Vertices with a remembered contact normal; memory gets the whole memory (5n reals).
 static int contactMemory(const icWorld *w, icReal *memory) {
     int n = icWorld_GetVertexCount(w), count = 0;
-    icIncompressible_GetMemory(w, memory, memory + 3 * n);
+    icIncompressible_GetMemory(w, memory);
     for (int v = 0; v < n; ++v)
         count += memory[3 * v] != 0 || memory[3 * v + 1] != 0 || memory[3 * v + 2] != 0;
     return count;
@@ -180,11 +185,12 @@ static int contactMemory(const icWorld *w, icReal *memory) {
 // contacts would diverge.
 IC_TEST(incomp, health_stop_restores_the_contact_memory) {
     int64_t bytes = icGetByteCount();
-    icWorld *a = sphereWorldEx(true), *b = sphereWorldEx(true);
+    icWorld *a = sphereWorldEx(true, true), *b = sphereWorldEx(true, true);
     IC_REQUIRE(a && b);
     int n = icWorld_GetVertexCount(a);
-    icReal *memA = malloc(sizeof(icReal) * 4 * (size_t)n);
-    icReal *memB = malloc(sizeof(icReal) * 4 * (size_t)n);
+    size_t reals = IC_INCOMPRESSIBLE_MEMORY_REALS * (size_t)n;
+    icReal *memA = malloc(sizeof(icReal) * reals);
+    icReal *memB = malloc(sizeof(icReal) * reals);
     IC_REQUIRE(memA && memB);
     stepWorld(a, 28);
     stepWorld(b, 28);
@@ -197,7 +203,7 @@ IC_TEST(incomp, health_stop_restores_the_contact_memory) {
     IC_CHECK_INT(icWorld_GetHealth(a).stops, 1);
     IC_CHECK(sameMotion(a, b));
     IC_CHECK_INT(contactMemory(a, memA), before);
-    IC_CHECK(sameReals(memA, memB, 4 * n));
+    IC_CHECK(sameReals(memA, memB, (int)reals));
     icHealthDef off = icDefaultHealthDef();
     off.policy = IC_HEALTH_OFF;
     IC_CHECK_RESULT(icWorld_SetHealthDef(a, &off), IC_OK);
@@ -215,7 +221,7 @@ IC_TEST(incomp, health_stop_restores_the_contact_memory) {
     IC_CHECK_INT(icGetByteCount(), bytes);
 }
 
-// The INCP section sits after HLTH: the vertex count, the contact normals, the pressures.
+// The INCP section sits after HLTH: the vertex count, the contact normals, the two pressures.
 IC_TEST(incomp, checkpoint_layout_has_the_incp_section) {
     icWorld *a = sphereWorld();
     IC_REQUIRE(a);
@@ -226,7 +232,7 @@ IC_TEST(incomp, checkpoint_layout_has_the_incp_section) {
     IC_REQUIRE(icWorld_SaveCheckpoint(a, "u", 1, &data, &size) == IC_OK);
     const uint8_t *p = data;
     size_t state = 40 + 8 * (9 * (size_t)n + 2 * (size_t)nt);
-    size_t incp = 8 + 32 * (size_t)n;
+    size_t incp = 8 + 40 * (size_t)n;
     IC_CHECK_INT(size, 48 + 16 + state + 16 + 256 + 16 + incp + 16 + 8 + 8);
     IC_CHECK_INT(p[8], 1);  // the version stays 1: older readers refuse INCP as unknown
     IC_CHECK_INT(p[32], 4); // STAT, HLTH, INCP, USER
@@ -254,6 +260,14 @@ IC_TEST(incomp, checkpoint_layout_has_the_incp_section) {
     icReal *pressure = calloc((size_t)n, sizeof(icReal));
     IC_CHECK(icWorld_GetVertexPressure(a, pressure));
     IC_CHECK(memcmp(p + s + 24 + 24 * (size_t)n, pressure, sizeof(icReal) * (size_t)n) == 0);
+    // The position correction's pressures: the resting sphere's bottom pushes on the ground.
+    int pushed = 0;
+    for (int v = 0; v < n; ++v) {
+        icReal pv;
+        memcpy(&pv, p + s + 24 + 32 * (size_t)n + 8 * (size_t)v, sizeof pv);
+        pushed += pv > 0;
+    }
+    IC_CHECK_MSG(pushed > 0, "no position pressure in the checkpoint");
     free(pressure);
     icFree(data);
 
@@ -303,14 +317,14 @@ IC_TEST(incomp, checkpoint_bad_incp_is_refused_whole) {
     IC_REQUIRE(icWorld_SaveCheckpoint(a, NULL, 0, &saved, &size) == IC_OK);
     const uint8_t *good = saved;
     size_t s = findSection(good, size, "INCP");
-    IC_REQUIRE(s > 0 && s + 16 + 8 + 32 * (size_t)n + 8 == size);
+    IC_REQUIRE(s > 0 && s + 16 + 8 + 40 * (size_t)n + 8 == size);
     uint8_t *bad = malloc(size + 64);
 
     // Truncated anywhere (in the INCP section too): IC_ERR_TRUNCATED.
     for (size_t cut = 0; cut < size; cut += (cut < 64 ? 7 : 211))
         expectRefused(b, good, cut, IC_ERR_TRUNCATED, "truncated", "truncated");
     expectRefused(b, good, s + 100, IC_ERR_TRUNCATED, "truncated", "cut in INCP");
-    // A flipped bit in the normals or the pressures: the checksum.
+    // A flipped bit in the normals or the two pressures: the checksum.
     for (size_t i = s + 24; i < size - 8; i += 8 * (size_t)n + 3) {
         memcpy(bad, good, size);
         bad[i] ^= 0x04;
@@ -323,18 +337,25 @@ IC_TEST(incomp, checkpoint_bad_incp_is_refused_whole) {
     expectRefused(b, bad, size, IC_ERR_BAD_VALUE, "INCP section holds", "vertex count");
     // A payload one vertex short (the file shortened to match): IC_ERR_PARSE.
     memcpy(bad, good, size);
-    put64At(bad + s + 8, 8 + 32 * ((uint64_t)n - 1));
-    put64At(bad + 16, size - 32);
-    memmove(bad + size - 40, bad + size - 8, 8);
-    fixChecksum(bad, size - 32);
-    expectRefused(b, bad, size - 32, IC_ERR_PARSE, "INCP section is", "short payload");
+    put64At(bad + s + 8, 8 + 40 * ((uint64_t)n - 1));
+    put64At(bad + 16, size - 40);
+    memmove(bad + size - 48, bad + size - 8, 8);
+    fixChecksum(bad, size - 40);
+    expectRefused(b, bad, size - 40, IC_ERR_PARSE, "INCP section is", "short payload");
+    // The layout before the position pressures were kept (4 reals a vertex): IC_ERR_PARSE.
+    memcpy(bad, good, size);
+    put64At(bad + s + 8, 8 + 32 * (uint64_t)n);
+    put64At(bad + 16, size - 8 * (size_t)n);
+    memmove(bad + size - 8 - 8 * (size_t)n, bad + size - 8, 8);
+    fixChecksum(bad, size - 8 * (size_t)n);
+    expectRefused(b, bad, size - 8 * (size_t)n, IC_ERR_PARSE, "expected", "4 reals a vertex");
     // A payload too short to hold its vertex count.
     memcpy(bad, good, s + 16);
     put64At(bad + s + 8, 0);
     put64At(bad + 16, s + 16 + 8);
     fixChecksum(bad, s + 16 + 8);
     expectRefused(b, bad, s + 16 + 8, IC_ERR_PARSE, "too short", "empty payload");
-    // NaN in a normal and infinity in a pressure: IC_ERR_NOT_FINITE.
+    // NaN in a normal and infinity in a (position) pressure: IC_ERR_NOT_FINITE.
     const icReal nan = NAN, inf = INFINITY;
     memcpy(bad, good, size);
     memcpy(bad + s + 24 + 8, &nan, 8);
@@ -384,6 +405,10 @@ IC_TEST(incomp, checkpoint_bad_incp_is_refused_whole) {
     d.recoveryTime = 0.01;
     IC_CHECK_RESULT(icWorld_SetIncompressibleDef(other, &d), IC_OK);
     expectRefused(other, good, size, IC_ERR_BAD_VALUE, "another model", "other settings");
+    d = icDefaultIncompressibleDef();
+    d.warmStart = false;
+    IC_CHECK_RESULT(icWorld_SetIncompressibleDef(other, &d), IC_OK);
+    expectRefused(other, good, size, IC_ERR_BAD_VALUE, "another model", "cold starts");
     icDestroyWorld(other);
 
     // So is a world with a moving plane the writer did not have.

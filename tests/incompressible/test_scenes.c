@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Scenario tests of the incompressible world solver (spec 6.3 S1, scaled down): a sphere
-// dropped on a plane keeps its total volume, standard FEM at nu = 0.45 loses much more, and a
-// free-flying spinning body keeps its volume.
+// dropped on a plane keeps its total volume, standard FEM at nu = 0.45 loses much more, the
+// warm start saves pressure iterations, and a free-flying spinning body keeps its volume.
 #include "incomp_testing.h"
 
 // Fig. 2 as bench_incompressible drop: mu = 1e4 Pa, dropped from 0.75 m (3.8 m/s at impact),
@@ -98,6 +98,35 @@ IC_TEST(incomp, sphere_drop_volume) {
     IC_CHECK_MSG(c.flattening < a.flattening - 0.03, "nu = 0.499 flattened %g vs ours %g",
                  c.flattening, a.flattening);
     IC_CHECK(c.forceIterations * a.substeps > 5 * a.forceIterations * c.substeps);
+}
+
+// The warm start of the first eq. 1 solve (icIncompressibleDef.warmStart) on the drop through
+// its impact: the same accuracy for fewer pressure iterations. Measured (1680 tets, 120 steps):
+// 14219 iterations warm against 16900 cold (-16 %), volume error 0.012 % both.
+IC_TEST(incomp, warm_start_saves_pressure_iterations) {
+    int iterations[2] = {0, 0};
+    icReal volumeError[2] = {0, 0};
+    for (int warm = 0; warm < 2; ++warm) {
+        icWorld *w = dropWorld(true, 0.5);
+        IC_REQUIRE(w);
+        icIncompressibleDef d = icWorld_GetIncompressibleDef(w);
+        IC_CHECK(d.warmStart); // the default
+        d.warmStart = warm == 1;
+        IC_CHECK_RESULT(icWorld_SetIncompressibleDef(w, &d), IC_OK);
+        for (int s = 0; s < 120; ++s) {
+            IC_CHECK_RESULT(icWorld_Step(w, 1.0 / 240, NULL), IC_OK);
+            icIncompressibleStats is = icWorld_GetIncompressibleStats(w);
+            iterations[warm] += is.positionIterations + is.velocityIterations;
+            volumeError[warm] = fmax(volumeError[warm], fabs(icWorld_GetVolumeRatio(w) - 1));
+        }
+        icDestroyWorld(w);
+    }
+    printf("  pressure iterations: %d cold, %d warm; volume error %.4f %% / %.4f %%\n",
+           iterations[0], iterations[1], 100 * volumeError[0], 100 * volumeError[1]);
+    IC_CHECK_MSG(iterations[1] < 0.9 * iterations[0], "warm %d, cold %d", iterations[1],
+                 iterations[0]);
+    IC_CHECK_MSG(volumeError[1] < 0.001 && volumeError[0] < 0.001, "errors %g (warm), %g (cold)",
+                 volumeError[1], volumeError[0]);
 }
 
 // U13-like: a free-flying body (no gravity, no contact) keeps its volume and momentum.

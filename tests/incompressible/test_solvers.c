@@ -74,8 +74,8 @@ IC_TEST(incomp, minres_singular_and_cg_agree) {
     for (int i = 0; i < N; ++i) diag[i] = 1.0 / A[i * N + i];
     denseOp op = {N, A};
     icKrylovStats s1, s2;
-    icJacobiCG(N, denseApply, &op, diag, b, x1, 1e-12, 0, 200, NULL, &s1);
-    icMinres(N, denseApply, &op, NULL, b, x2, 1e-12, 0, 200, NULL, &s2);
+    icJacobiCG(N, denseApply, &op, diag, b, NULL, x1, 1e-12, 0, 200, NULL, &s1);
+    icMinres(N, denseApply, &op, NULL, b, NULL, x2, 1e-12, 0, 200, NULL, &s2);
     IC_CHECK(s1.converged && s2.converged);
     for (int i = 0; i < N; ++i) IC_CHECK_NEAR(x1[i], x2[i], 1e-8 * (1 + fabs(x1[i])));
     free(invMass);
@@ -85,6 +85,74 @@ IC_TEST(incomp, minres_singular_and_cg_agree) {
     free(ph);
     icDestroyPressureSystem(s);
     icTetMesh_Destroy(&mesh);
+}
+
+// ||b - A x|| / ||b|| for the dense operator.
+static icReal relativeResidual(const denseOp *op, const icReal *b, const icReal *x) {
+    icReal ax[64], rr = 0, bb = 0;
+    denseApply((void *)op, x, ax);
+    for (int i = 0; i < op->n; ++i) {
+        rr += (b[i] - ax[i]) * (b[i] - ax[i]);
+        bb += b[i] * b[i];
+    }
+    return sqrt(rr / bb);
+}
+
+// Warm starts: the guess is weighed by the alpha that minimises the first residual, and the
+// solve stops on the same tolerance times ||b|| as a start at zero.
+IC_TEST(incomp, krylov_warm_start) {
+    enum { N = 40 };
+    icTest_Seed(11);
+    icReal B[N * N], A[N * N], b[N], exact[N], guess[N], x[N], scale[N], invDiag[N];
+    for (int i = 0; i < N * N; ++i) B[i] = icTest_Uniform(-1, 1);
+    for (int r = 0; r < N; ++r)
+        for (int c = 0; c < N; ++c) {
+            icReal sum = 0;
+            for (int k = 0; k < N; ++k) sum += B[r * N + k] * B[c * N + k];
+            A[r * N + c] = sum / N + (r == c ? 1.0 : 0.0); // condition number ~5
+        }
+    for (int i = 0; i < N; ++i) {
+        b[i] = icTest_Uniform(-1, 1);
+        invDiag[i] = 1.0 / A[i * N + i];
+        scale[i] = sqrt(invDiag[i]);
+    }
+    denseOp op = {N, A};
+    icKrylovStats st;
+    // The reference: tight and cold.
+    icMinres(N, denseApply, &op, NULL, b, NULL, exact, 1e-13, 0, 400, NULL, &st);
+    IC_REQUIRE(st.converged && st.guessProducts == 0);
+    for (int solver = 0; solver < 3; ++solver) {
+        const char *name = solver == 0 ? "MINRES" : solver == 1 ? "scaled MINRES" : "CG";
+        // Runs the solver from guess (NULL: cold) to tolerance tol; returns its iterations.
+#define IC_SOLVE(g, tol)                                                                           \
+    (solver == 0   ? icMinres(N, denseApply, &op, NULL, b, g, x, tol, 0, 400, NULL, &st)           \
+     : solver == 1 ? icMinres(N, denseApply, &op, scale, b, g, x, tol, 0, 400, NULL, &st)          \
+                   : icJacobiCG(N, denseApply, &op, invDiag, b, g, x, tol, 0, 400, NULL, &st))
+        int cold = IC_SOLVE(NULL, 1e-6);
+        IC_CHECK_MSG(cold >= 8, "%s: %d iterations cold", name, cold);
+        // The solution itself, or three times it: the weight makes either exact at once.
+        for (int times = 1; times <= 3; times += 2) {
+            for (int i = 0; i < N; ++i) guess[i] = times * exact[i];
+            int it = IC_SOLVE(guess, 1e-6);
+            IC_CHECK_MSG(it == 0 && st.converged && st.guessProducts == 1,
+                         "%s from %d x the solution: %d iterations", name, times, it);
+            IC_CHECK_MSG(relativeResidual(&op, b, x) < 1e-9, "%s from %d x: residual %g", name,
+                         times, relativeResidual(&op, b, x));
+        }
+        // Close to it: fewer iterations, the same tolerance on ||b - A x||. The guess may be x.
+        for (int i = 0; i < N; ++i) x[i] = exact[i] * (1 + 1e-4 * icTest_Uniform(-1, 1));
+        int near = IC_SOLVE(x, 1e-6);
+        IC_CHECK_MSG(near < cold / 2, "%s: %d iterations from near the solution, %d cold", name,
+                     near, cold);
+        IC_CHECK_MSG(relativeResidual(&op, b, x) < 1.5e-6 * (solver == 1 ? 3 : 1),
+                     "%s from near: residual %g", name, relativeResidual(&op, b, x));
+        // A poor guess still ends within the tolerance.
+        for (int i = 0; i < N; ++i) guess[i] = icTest_Uniform(-10, 10);
+        IC_SOLVE(guess, 1e-6);
+        IC_CHECK_MSG(st.converged && relativeResidual(&op, b, x) < 1.5e-6 * (solver == 1 ? 3 : 1),
+                     "%s from a poor guess: residual %g", name, relativeResidual(&op, b, x));
+#undef IC_SOLVE
+    }
 }
 
 // U8: one position projection per iteration with exact solves converges quadratically.
@@ -112,7 +180,7 @@ IC_TEST(incomp, position_projection_newton) {
         if (it == 4) break;
         memset(w, 0, sizeof(icReal) * 3 * (size_t)n);
         icPressureSystem_Setup(s, mesh.positions);
-        icPressureSystem_CorrectPositions(s, NULL, &def, target, ring, dt, 0, w, NULL);
+        icPressureSystem_CorrectPositions(s, NULL, &def, target, ring, dt, 0, w, NULL, false, NULL);
         for (int i = 0; i < 3 * n; ++i) mesh.positions[i] += dt * w[i];
     }
     IC_CHECK_MSG(err[1] < 0.2 * err[0] && err[2] < 10 * err[1] * err[1] / err[0] + 1e-12 &&

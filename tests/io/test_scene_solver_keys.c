@@ -4,6 +4,7 @@
 // run with any worker count or SIMD level gives the same bits.
 #include "test.h"
 
+#include "isochor/incompressible.h"
 #include "isochor/io.h"
 
 #include <stdio.h>
@@ -126,5 +127,47 @@ IC_TEST(io, scene_solver_keys_change_arithmetic_not_results) {
     IC_CHECK(runHash(", \"precision\": \"float\", \"workers\": 2", 10) == f);
     IC_CHECK(runHash(", \"precision\": \"float\", \"simd\": \"avx2\", \"workers\": 3", 10) == f);
     IC_CHECK(runHash(", \"precision\": \"float\", \"simd\": \"scalar\"", 10) == f);
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}
+
+// The incompressible solver's warm_start key: on by default, off when asked, and anything but
+// a bool refused with the key's path and line.
+static bool loadIncompressible(const char *solverKeys, icScene *scene, icDiagnostic *diag) {
+    char text[1024];
+    IC_FORMAT(text,
+              "{\"dt\": 0.01,\n"
+              " \"solver\": {\"type\": \"incompressible\"%s},\n"
+              " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.1, 0.1, 0.1], "
+              "\"cells\": [2, 2, 2]},\n"
+              "   \"material\": {\"youngs_modulus\": 1e5, \"poisson_ratio\": 0.5}}]}\n",
+              solverKeys);
+    memset(diag, 0, sizeof *diag);
+    return icScene_LoadString(text, "keys.json", NULL, scene, diag) == IC_OK;
+}
+
+IC_TEST(io, scene_incompressible_warm_start_key) {
+    int64_t bytes = icGetByteCount();
+    static const struct {
+        const char *keys;
+        bool warmStart;
+    } cases[] = {{"", true}, {", \"warm_start\": true", true}, {", \"warm_start\": false", false}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        icScene scene;
+        icDiagnostic diag;
+        bool ok = loadIncompressible(cases[i].keys, &scene, &diag);
+        IC_CHECK_MSG(ok, "'%s': %s", cases[i].keys, diag.message);
+        if (!ok) continue;
+        IC_CHECK_MSG(icWorld_GetIncompressibleDef(scene.world).warmStart == cases[i].warmStart,
+                     "'%s'", cases[i].keys);
+        icScene_Destroy(&scene);
+    }
+    icScene scene;
+    icDiagnostic diag;
+    IC_CHECK(!loadIncompressible(",\n \"warm_start\": 1", &scene, &diag));
+    IC_CHECK_RESULT(diag.code, IC_ERR_BAD_VALUE);
+    IC_CHECK_INT(diag.line, 3);
+    const char *expected = "solver.warm_start: expected true or false, got a number";
+    IC_CHECK_MSG(strncmp(diag.message, expected, strlen(expected)) == 0,
+                 "message '%s' should start with '%s'", diag.message, expected);
     IC_CHECK_INT(icGetByteCount(), bytes);
 }
