@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Tests of the pressure solvers and projections (spec 6.2 U7-U11): MINRES on a singular
-// consistent system, CG vs MINRES, Newton convergence of eq. 1, the velocity projection and
-// contact projectors.
+// consistent system, CG vs MINRES, warm starts, Newton convergence of eq. 1, the velocity
+// projection and contact projectors.
 #include "incomp_testing.h"
 
 typedef struct denseOp {

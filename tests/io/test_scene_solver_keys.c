@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The XPBD solver keys that pick how the sweeps run (precision, simd, workers): good values
 // reach the world def, bad ones give the exact result code, JSON path and line, and a scene
-// run with any worker count or SIMD level gives the same bits.
+// run with any worker count or SIMD level gives the same bits. Also the incompressible
+// solver's warm_start.
 #include "test.h"
 
 #include "isochor/incompressible.h"
