@@ -517,7 +517,7 @@ static void filterContacts(const icIncompressibleCache *c, const icReal *base, i
 //
 // Warm start (not in the paper): the pressure that holds a body up or squeezed changes little from
 // one substep to the next, so the first solve starts from the last substep's total (in Pa, times
-// this substep's dt). It stops on the same residual, 1 % of its right-hand side, and took 18-22 %
+// this substep's dt). It stops on the same residual, 1 % of its right-hand side, and took 16-21 %
 // fewer pressure iterations on the sphere drops (docs/results.md). The later Newton solves start
 // from zero: their right-hand sides are what the earlier ones left, unlike last substep's. So does
 // the velocity projection: its pressure answers this substep's collisions, and seeding it with the

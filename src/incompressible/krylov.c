@@ -2,8 +2,8 @@
 // MINRES (Paige-Saunders) with optional symmetric Jacobi scaling, and Jacobi-preconditioned
 // CG, for the pressure systems (seed 003, sec. 3: ~1 % accuracy; spec 5.6, 7.7). Both may start
 // from a guess (the last step's pressure): scaled by the alpha that minimises the first residual,
-// so a guess never leaves more to do than starting at zero, and stopping on the same
-// tolerance times ||b|| as a start at zero.
+// so that residual is never larger than ||b||, and stopping on the same tolerance times ||b|| as
+// a start at zero.
 #include "core/core.h"
 #include "isochor/incompressible.h"
 
