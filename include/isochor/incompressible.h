@@ -59,8 +59,8 @@ icResult icOneRing_AssemblePressure(const icCsr *J, const icReal *invMass, icCsr
 // ---------------------------------------------------------------------------------------
 // Krylov solvers (spec 5.6). Both start at x = 0, or at alpha * guess when a guess (n) is
 // given, alpha minimising ||b - alpha A guess||_2 (one extra product; the first residual is
-// then never larger than ||b||, whatever the guess). They stop when ||r||_2 <= max(tolerance ||b||_2,
-// absoluteTolerance), after maxIterations, or on breakdown. guess may be x itself.
+// then never larger than ||b||, whatever the guess). They stop when ||r||_2 <= max(tolerance
+// ||b||_2, absoluteTolerance), after maxIterations, or on breakdown. guess may be x itself.
 
 typedef struct icKrylovStats {
     int iterations;          ///< operator products in the iteration
