@@ -81,6 +81,15 @@ static cJSON *readJson(const char *dir, const char *name) {
     return root;
 }
 
+// Writes the scene NAME, runs it without frame files and returns its stats (NULL if none).
+static cJSON *runForStats(const char *dir, const char *name, const char *text, icCliRun *run) {
+    writeText(dir, name, text);
+    char args[2000];
+    IC_FORMAT(args, "run '%s/%s' --no-output -q --stats '%s/stats.json'", dir, name, dir);
+    *run = runCli(dir, args);
+    return readJson(dir, "stats.json");
+}
+
 IC_TEST(cli, no_arguments_is_a_usage_error) {
     const char *dir = icTest_TempDir();
     icCliRun run = runCli(dir, "");
@@ -271,19 +280,18 @@ IC_TEST(cli, run_reports_unknown_key_with_its_path) {
 IC_TEST(cli, run_exits_1_on_nan_and_still_writes_stats) {
     const char *dir = icTest_TempDir();
     // Velocity 1e308 over a 1e10 s step overflows the positions on the first frame.
-    writeText(dir, "blowup.json",
-              "{\"dt\": 1e10, \"frames\": 3, \"solver\": {\"substeps\": 1},\n"
-              " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], "
-              "\"cells\": 1},\n"
-              "   \"velocity\": [1e308, 0, 0]}]}\n");
-    char args[2000];
-    IC_FORMAT(args, "run '%s/blowup.json' --no-output -q --stats '%s/s.json'", dir, dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run;
+    cJSON *root =
+        runForStats(dir, "blowup.json",
+                    "{\"dt\": 1e10, \"frames\": 3, \"solver\": {\"substeps\": 1},\n"
+                    " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], "
+                    "\"cells\": 1},\n"
+                    "   \"velocity\": [1e308, 0, 0]}]}\n",
+                    &run);
     IC_CHECK_INT(run.status, 1);
     IC_CHECK(strstr(run.err, "[IC_ERR_NUMERICAL]") != NULL);
     IC_CHECK(strstr(run.out, "NaN            yes") != NULL);
     IC_CHECK(strstr(run.out, "frames         1 of 3") != NULL);
-    cJSON *root = readJson(dir, "s.json");
     IC_REQUIRE(root != NULL);
     IC_CHECK(cJSON_IsTrue(cJSON_GetObjectItem(root, "nan")));
     IC_CHECK(cJSON_IsNull(cJSON_GetObjectItem(root, "volume_ratio_final")));
@@ -294,19 +302,18 @@ IC_TEST(cli, run_exits_1_on_nan_and_still_writes_stats) {
 IC_TEST(cli, run_static_frames_not_converged_are_reported_not_failed) {
     const char *dir = icTest_TempDir();
     // A cantilever under gravity does not settle in 30 sweeps: both frames hit the cap.
-    writeText(dir, "beam.json",
-              "{\"dt\": 0.1, \"frames\": 2,\n"
-              " \"solver\": {\"mode\": \"static\", \"static\": {\"max_sweeps\": 30}},\n"
-              " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [1, 0.2, 0.2], "
-              "\"cells\": [5, 1, 1]},\n"
-              "   \"pin\": [{\"box\": {\"min\": [-0.6, -1, -1], \"max\": [-0.4, 1, 1]}}]}]}\n");
-    char args[2000];
-    IC_FORMAT(args, "run '%s/beam.json' --no-output -q --stats '%s/s.json'", dir, dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run;
+    cJSON *root = runForStats(
+        dir, "beam.json",
+        "{\"dt\": 0.1, \"frames\": 2,\n"
+        " \"solver\": {\"mode\": \"static\", \"static\": {\"max_sweeps\": 30}},\n"
+        " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [1, 0.2, 0.2], "
+        "\"cells\": [5, 1, 1]},\n"
+        "   \"pin\": [{\"box\": {\"min\": [-0.6, -1, -1], \"max\": [-0.4, 1, 1]}}]}]}\n",
+        &run);
     IC_CHECK_INT(run.status, 0);
     IC_CHECK(strstr(run.out, "not converged  2 of 2 frames stopped at their iteration cap") != NULL);
     IC_CHECK(strstr(run.err, "warning: 2 frames stopped at their iteration cap") != NULL);
-    cJSON *root = readJson(dir, "s.json");
     IC_REQUIRE(root != NULL);
     IC_CHECK_INT(cJSON_GetObjectItem(root, "not_converged")->valuedouble, 2);
     cJSON_Delete(root);
@@ -317,20 +324,19 @@ IC_TEST(cli, run_static_frames_not_converged_are_reported_not_failed) {
 // dropped onto the floor rests on it (contact potential, src/fem/contact_potential.c).
 IC_TEST(cli, run_newton_scene_with_colliders) {
     const char *dir = icTest_TempDir();
-    writeText(dir, "drop.json",
-              "{\"dt\": 0.01, \"frames\": 40, \"gravity\": [0, -9.81, 0],\n"
-              " \"solver\": {\"type\": \"newton\", \"contact_stiffness\": 100},\n"
-              " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.1, 0.1, 0.1], "
-              "\"cells\": 2},\n"
-              "   \"material\": {\"youngs_modulus\": 1e5, \"poisson_ratio\": 0.3},\n"
-              "   \"translate\": [0, 0.06, 0]}],\n"
-              " \"colliders\": [{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}},\n"
-              "   {\"sphere\": {\"center\": [0.3, 0.05, 0], \"radius\": 0.05}}]}\n");
-    char args[2000];
-    IC_FORMAT(args, "run '%s/drop.json' --no-output -q --stats '%s/drop_stats.json'", dir, dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run;
+    cJSON *root =
+        runForStats(dir, "drop.json",
+                    "{\"dt\": 0.01, \"frames\": 40, \"gravity\": [0, -9.81, 0],\n"
+                    " \"solver\": {\"type\": \"newton\", \"contact_stiffness\": 100},\n"
+                    " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.1, 0.1, 0.1], "
+                    "\"cells\": 2},\n"
+                    "   \"material\": {\"youngs_modulus\": 1e5, \"poisson_ratio\": 0.3},\n"
+                    "   \"translate\": [0, 0.06, 0]}],\n"
+                    " \"colliders\": [{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}},\n"
+                    "   {\"sphere\": {\"center\": [0.3, 0.05, 0], \"radius\": 0.05}}]}\n",
+                    &run);
     IC_CHECK_MSG(run.status == 0, "exit %d: %s", run.status, run.err);
-    cJSON *root = readJson(dir, "drop_stats.json");
     IC_REQUIRE(root != NULL);
     IC_CHECK_INT(cJSON_GetObjectItem(root, "not_converged")->valuedouble, 0);
     cJSON *ratio = cJSON_GetObjectItem(root, "volume_ratio_final");
