@@ -485,8 +485,8 @@ static void kernelMicro(const icTetMesh *mesh, const icBenchConfig *cfg, int rep
     bool single = cfg->precision == IC_PRECISION_FLOAT;
     icKernelVariant variants[4];
     int count = 0;
-    variants[count++] = (icKernelVariant){"lane", single ? icXpbdKernel_ScalarFloat : icXpbdKernel_ScalarDouble,
-                                          single ? icXpbdCell_ScalarFloat : icXpbdCell_ScalarDouble};
+    variants[count++] = (icKernelVariant){"lane", icXpbd_SelectLaneKernel(cfg->precision),
+                                          icXpbd_SelectLaneCellKernel(cfg->precision)};
     static const icSimd levels[3] = {IC_SIMD_SCALAR, IC_SIMD_AVX2, IC_SIMD_AVX512};
     for (int i = 0; i < 3; ++i) {
         icSimd used;

@@ -72,6 +72,9 @@ int icXpbdKernel_PortableFloat(const icXpbdKernelArgs *args, int blockStart, int
 int icXpbdKernel_PortableDouble(const icXpbdKernelArgs *args, int blockStart, int blockEnd);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define IC_XPBD_X86 1
+/// The float ones compiled for FMA hardware: the same bits, fused multiply-adds as instructions.
+int icXpbdKernel_ScalarFloatFma(const icXpbdKernelArgs *args, int blockStart, int blockEnd);
+int icXpbdKernel_PortableFloatFma(const icXpbdKernelArgs *args, int blockStart, int blockEnd);
 int icXpbdKernel_Avx2Float(const icXpbdKernelArgs *args, int blockStart, int blockEnd);
 int icXpbdKernel_Avx2Double(const icXpbdKernelArgs *args, int blockStart, int blockEnd);
 int icXpbdKernel_Avx512Float(const icXpbdKernelArgs *args, int blockStart, int blockEnd);
@@ -83,6 +86,8 @@ int icXpbdCell_ScalarDouble(const icXpbdKernelArgs *args, const icXpbdCells *cel
 int icXpbdCell_PortableFloat(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unitStart, int unitEnd);
 int icXpbdCell_PortableDouble(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unitStart, int unitEnd);
 #if defined(IC_XPBD_X86)
+int icXpbdCell_ScalarFloatFma(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unitStart, int unitEnd);
+int icXpbdCell_PortableFloatFma(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unitStart, int unitEnd);
 int icXpbdCell_Avx2Float(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unitStart, int unitEnd);
 int icXpbdCell_Avx2Double(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unitStart, int unitEnd);
 int icXpbdCell_Avx512Float(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unitStart, int unitEnd);
@@ -96,3 +101,9 @@ icSimd icXpbd_CpuSimd(void);
 icXpbdKernelFn *icXpbd_SelectKernel(icSimd requested, icPrecision precision, icSimd *used);
 /// The cell kernel of the same level.
 icXpbdCellKernelFn *icXpbd_SelectCellKernel(icSimd requested, icPrecision precision);
+/// The one-lane kernel of the overflow colours, and its cell kernel (benchmarks).
+icXpbdKernelFn *icXpbd_SelectLaneKernel(icPrecision precision);
+icXpbdCellKernelFn *icXpbd_SelectLaneCellKernel(icPrecision precision);
+/// Tests: false makes the float kernels below AVX2 call the C library's fmaf even on FMA
+/// hardware (the path of CPUs without FMA; the same bits, slower). Default true.
+void icXpbd_SetHardwareFma(bool use);

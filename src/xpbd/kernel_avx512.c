@@ -11,10 +11,10 @@
 #include <string.h>
 
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("avx512f,fma"))), apply_to = function)
 #else
 #pragma GCC push_options
-#pragma GCC target("avx512f")
+#pragma GCC target("avx512f,fma")
 #endif
 
 #include "xpbd/wide_avx512.h"

@@ -5,8 +5,10 @@
 //   KW      the wide type's prefix (icWf16, icWd4, icWf1, ...): KW_Add etc. must exist
 //   KR      float or double;  KL  lanes per value;  KB  lanes per block
 //   K_NAME  the exported block kernel's name; K_CELL_NAME the cell kernel's
-// Every lane does the same IEEE operations in the same order whatever KL is, without fused
-// multiply-adds, so all widths give the same bits; sums are balanced trees fixed here.
+// Every lane does the same IEEE operations in the same order whatever KL is, so all widths give
+// the same bits; sums are trees and chains fixed here. The float kernel fuses multiply-adds
+// (FMA, FMS, FNMA: one rounding, the same in every width, fmaf in the one-lane and portable
+// ones); the double kernel keeps the reference's unfused arithmetic (src/xpbd/project.c).
 // No include guard: this file is meant to be included more than once. The including file
 // has <math.h>, <stdint.h> and <string.h> (before any target pragma).
 
@@ -19,6 +21,12 @@
 #define ADD KOP(Add)
 #define SUB KOP(Sub)
 #define MUL KOP(Mul)
+#if !defined(K_FORM_F)
+#define K_FUSED 1
+#define FMA KOP(Fma)   // a b + c
+#define FMS KOP(Fms)   // a b - c
+#define FNMA KOP(Fnma) // c - a b
+#endif
 // Fixed-size loops over vertices and axes must become straight code (values in registers).
 #define K_UNROLL _Pragma("GCC unroll 16")
 #define K_PREFETCH_BLOCKS 4
@@ -45,12 +53,14 @@ K_INLINE KT K_(deviatoric)(KT e[3][3], const KT n[6], KT g[4][3]) {
     for (int j = 0; j < 3; ++j)
         K_UNROLL
         for (int a = 0; a < 3; ++a)
-            g[j][a] = ADD(ADD(MUL(e[0][a], N[0][j]), MUL(e[1][a], N[1][j])), MUL(e[2][a], N[2][j]));
+            g[j][a] = FMA(e[2][a], N[2][j], FMA(e[1][a], N[1][j], MUL(e[0][a], N[0][j])));
     K_UNROLL
     for (int a = 0; a < 3; ++a) g[3][a] = ADD(ADD(g[0][a], g[1][a]), g[2][a]);
+    // Three short chains, not one of nine: a block is one long dependency chain, and the core
+    // cannot overlap it with the next block's (too many instructions apart).
     KT d[3];
     K_UNROLL
-    for (int j = 0; j < 3; ++j) d[j] = ADD(ADD(MUL(e[j][0], g[j][0]), MUL(e[j][1], g[j][1])), MUL(e[j][2], g[j][2]));
+    for (int j = 0; j < 3; ++j) d[j] = FMA(e[j][2], g[j][2], FMA(e[j][1], g[j][1], MUL(e[j][0], g[j][0])));
     return ADD(ADD(d[0], d[1]), d[2]);
 }
 
@@ -88,18 +98,28 @@ K_INLINE KT K_(hydrostatic)(KT e[3][3], KT c[4][3]) {
     K_UNROLL
     for (int j = 0; j < 3; ++j) {
         int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-        c[j][0] = SUB(MUL(e[j1][1], e[j2][2]), MUL(e[j1][2], e[j2][1]));
-        c[j][1] = SUB(MUL(e[j1][2], e[j2][0]), MUL(e[j1][0], e[j2][2]));
-        c[j][2] = SUB(MUL(e[j1][0], e[j2][1]), MUL(e[j1][1], e[j2][0]));
+        c[j][0] = FMS(e[j1][1], e[j2][2], MUL(e[j1][2], e[j2][1]));
+        c[j][1] = FMS(e[j1][2], e[j2][0], MUL(e[j1][0], e[j2][2]));
+        c[j][2] = FMS(e[j1][0], e[j2][1], MUL(e[j1][1], e[j2][0]));
     }
     K_UNROLL
     for (int a = 0; a < 3; ++a) c[3][a] = ADD(ADD(c[0][a], c[1][a]), c[2][a]);
-    return ADD(ADD(MUL(e[0][0], c[0][0]), MUL(e[0][1], c[0][1])), MUL(e[0][2], c[0][2]));
+    return FMA(e[0][2], c[0][2], FMA(e[0][1], c[0][1], MUL(e[0][0], c[0][0])));
 }
 #endif
 
 // sum_i g_i^T W_i g_i with W_i = w_i I, or diag(wa_i) when inverse masses are per axis.
 K_INLINE KT K_(weighted)(KT g[4][3], const KT w[4], KT wa[4][3], bool axes) {
+#if defined(K_FUSED)
+    KT q[4];
+    K_UNROLL
+    for (int i = 0; i < 4; ++i)
+        q[i] = axes ? FMA(wa[i][2], MUL(g[i][2], g[i][2]),
+                          FMA(wa[i][1], MUL(g[i][1], g[i][1]), MUL(wa[i][0], MUL(g[i][0], g[i][0]))))
+                    : FMA(g[i][2], g[i][2], FMA(g[i][1], g[i][1], MUL(g[i][0], g[i][0])));
+    if (axes) return ADD(ADD(q[0], q[1]), ADD(q[2], q[3]));
+    return ADD(FMA(w[1], q[1], MUL(w[0], q[0])), FMA(w[3], q[3], MUL(w[2], q[2])));
+#else
     KT s[4];
     K_UNROLL
     for (int i = 0; i < 4; ++i) {
@@ -108,6 +128,7 @@ K_INLINE KT K_(weighted)(KT g[4][3], const KT w[4], KT wa[4][3], bool axes) {
                     : MUL(w[i], ADD(ADD(xx, yy), zz));
     }
     return ADD(ADD(s[0], s[1]), ADD(s[2], s[3]));
+#endif
 }
 
 // sum_i g_i . (x_i - x_prev,i): the constraint's rate over the substep, for damping. g_3 is
@@ -116,8 +137,13 @@ K_INLINE KT K_(rate)(KT g[4][3], KT x[4][3], KT xp[4][3]) {
     KT s[4];
     K_UNROLL
     for (int i = 0; i < 4; ++i)
+#if defined(K_FUSED)
+        s[i] = FMA(g[i][2], SUB(x[i][2], xp[i][2]),
+                   FMA(g[i][1], SUB(x[i][1], xp[i][1]), MUL(g[i][0], SUB(x[i][0], xp[i][0]))));
+#else
         s[i] = ADD(ADD(MUL(g[i][0], SUB(x[i][0], xp[i][0])), MUL(g[i][1], SUB(x[i][1], xp[i][1]))),
                    MUL(g[i][2], SUB(x[i][2], xp[i][2])));
+#endif
     return ADD(ADD(s[0], s[1]), SUB(s[2], s[3]));
 }
 
@@ -128,8 +154,13 @@ K_INLINE void K_(apply)(KT x[4][3], KT g[4][3], const KT w[4], KT wa[4][3], bool
         KT wc = axes ? c : MUL(w[i], c);
         K_UNROLL
         for (int a = 0; a < 3; ++a) {
+#if defined(K_FUSED)
+            KT f = axes ? MUL(wa[i][a], c) : wc;
+            x[i][a] = i == 3 ? FNMA(g[i][a], f, x[i][a]) : FMA(g[i][a], f, x[i][a]);
+#else
             KT d = MUL(g[i][a], axes ? MUL(wa[i][a], c) : wc);
             x[i][a] = i == 3 ? SUB(x[i][a], d) : ADD(x[i][a], d);
+#endif
         }
     }
 }
@@ -295,13 +326,23 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
     KT S = KOP(Select)(gradOk, K_(weighted)(g, w, wa, axes), zero);
     KT aT = MUL(alphaD, k->invH2);
     KT lambdaD = load ? K_LD_(at->lambda, 0) : zero;
+#if defined(K_FUSED)
+    KT top = load ? FNMA(MUL(aT, lambdaD), r, KOP(Neg)(r2)) : KOP(Neg)(r2);
+    if (damped) top = FNMA(gdD, KOP(Select)(gradOk, K_(rate)(g, x, xp), zero), top);
+    KT den = FMA(aT, r2, damped ? MUL(ADD(k->one, gdD), S) : S);
+#else
     KT top = load ? SUB(KOP(Neg)(r2), MUL(MUL(aT, lambdaD), r)) : KOP(Neg)(r2);
     if (damped) top = SUB(top, MUL(gdD, KOP(Select)(gradOk, K_(rate)(g, x, xp), zero)));
     KT den = ADD(damped ? MUL(ADD(k->one, gdD), S) : S, MUL(aT, r2));
+#endif
     KM okD = KOP(Gt)(den, MUL(k->minDen, r2));
     KT c = KOP(Select)(okD, KOP(Div)(top, den), zero);
     K_(apply)(x, g, w, wa, axes, KOP(Select)(gradOk, c, zero));
+#if defined(K_FUSED)
+    if (store) K_ST_(at->lambda, 0, FMA(c, r, lambdaD));
+#else
     if (store) K_ST_(at->lambda, 0, ADD(lambdaD, MUL(c, r)));
+#endif
 
     // Hydrostatic, C_H = det F - gamma at the positions the deviatoric step left.
     K_(edges)(x, e);
@@ -322,16 +363,17 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
 #else
     // With the gradients det Q c_i: S = det Q^2 sum w |c_i|^2, the rate det Q sum c_i.dx_i,
     // and dx_i = w_i c_i (det Q dlambda).
-    KT C = SUB(MUL(K_(hydrostatic)(e, g), detQ), gamma);
+    KT C = FMS(K_(hydrostatic)(e, g), detQ, gamma);
     S = MUL(MUL(detQ, detQ), K_(weighted)(g, w, wa, axes));
 #endif
     aT = MUL(alphaH, k->invH2);
     KT lambdaH = load ? K_LD_(at->lambda, KB) : zero;
-    top = load ? SUB(KOP(Neg)(C), MUL(aT, lambdaH)) : KOP(Neg)(C); // -C - 0 is -C
 #if defined(K_FORM_F)
+    top = load ? SUB(KOP(Neg)(C), MUL(aT, lambdaH)) : KOP(Neg)(C); // -C - 0 is -C
     if (damped) top = SUB(top, MUL(gdH, K_(rate)(g, x, xp)));
 #else
-    if (damped) top = SUB(top, MUL(gdH, MUL(detQ, K_(rate)(g, x, xp))));
+    top = load ? FNMA(aT, lambdaH, KOP(Neg)(C)) : KOP(Neg)(C);
+    if (damped) top = FNMA(gdH, MUL(detQ, K_(rate)(g, x, xp)), top);
 #endif
     den = ADD(damped ? MUL(ADD(k->one, gdH), S) : S, aT);
     KM okH = KOP(Gt)(den, k->minDen);
@@ -486,6 +528,12 @@ int K_CELL_NAME(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unit
 #undef ADD
 #undef SUB
 #undef MUL
+#if defined(K_FUSED)
+#undef K_FUSED
+#undef FMA
+#undef FMS
+#undef FNMA
+#endif
 #undef K_UNROLL
 #undef K_PREFETCH_BLOCKS
 #undef K_INLINE

@@ -247,8 +247,7 @@ int icXpbd_SweepPacked(const icModel *model, icState *state, icReal h) {
     T.kernel = icXpbd_SelectKernel(model->def.simd, L->precision, NULL);
     T.cellKernel = icXpbd_SelectCellKernel(model->def.simd, L->precision);
     T.cells = icXpbdLayout_Cells(L);
-    T.serial =
-        L->precision == IC_PRECISION_FLOAT ? icXpbdKernel_ScalarFloat : icXpbdKernel_ScalarDouble;
+    T.serial = icXpbd_SelectLaneKernel(L->precision);
     double t1 = profile->enabled ? nowSeconds() : 0;
     int skipped = 0;
     if (L->chunked) {

@@ -24,6 +24,10 @@ static inline void icWf8_Store(float *p, icWf8 a) { _mm256_store_ps(p, a); }
 static inline icWf8 icWf8_Add(icWf8 a, icWf8 b) { return _mm256_add_ps(a, b); }
 static inline icWf8 icWf8_Sub(icWf8 a, icWf8 b) { return _mm256_sub_ps(a, b); }
 static inline icWf8 icWf8_Mul(icWf8 a, icWf8 b) { return _mm256_mul_ps(a, b); }
+// Fused: a b + c, a b - c and c - a b with one rounding (the float kernel's arithmetic).
+static inline icWf8 icWf8_Fma(icWf8 a, icWf8 b, icWf8 c) { return _mm256_fmadd_ps(a, b, c); }
+static inline icWf8 icWf8_Fms(icWf8 a, icWf8 b, icWf8 c) { return _mm256_fmsub_ps(a, b, c); }
+static inline icWf8 icWf8_Fnma(icWf8 a, icWf8 b, icWf8 c) { return _mm256_fnmadd_ps(a, b, c); }
 static inline icWf8 icWf8_Div(icWf8 a, icWf8 b) { return _mm256_div_ps(a, b); }
 static inline icWf8 icWf8_Sqrt(icWf8 a) { return _mm256_sqrt_ps(a); }
 static inline icWf8 icWf8_Neg(icWf8 a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
@@ -72,6 +76,9 @@ static inline void icWd4_Store(double *p, icWd4 a) { _mm256_store_pd(p, a); }
 static inline icWd4 icWd4_Add(icWd4 a, icWd4 b) { return _mm256_add_pd(a, b); }
 static inline icWd4 icWd4_Sub(icWd4 a, icWd4 b) { return _mm256_sub_pd(a, b); }
 static inline icWd4 icWd4_Mul(icWd4 a, icWd4 b) { return _mm256_mul_pd(a, b); }
+static inline icWd4 icWd4_Fma(icWd4 a, icWd4 b, icWd4 c) { return _mm256_fmadd_pd(a, b, c); }
+static inline icWd4 icWd4_Fms(icWd4 a, icWd4 b, icWd4 c) { return _mm256_fmsub_pd(a, b, c); }
+static inline icWd4 icWd4_Fnma(icWd4 a, icWd4 b, icWd4 c) { return _mm256_fnmadd_pd(a, b, c); }
 static inline icWd4 icWd4_Div(icWd4 a, icWd4 b) { return _mm256_div_pd(a, b); }
 static inline icWd4 icWd4_Sqrt(icWd4 a) { return _mm256_sqrt_pd(a); }
 static inline icWd4 icWd4_Neg(icWd4 a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }

@@ -24,6 +24,10 @@ static inline void icWf16_Store(float *p, icWf16 a) { _mm512_store_ps(p, a); }
 static inline icWf16 icWf16_Add(icWf16 a, icWf16 b) { return _mm512_add_ps(a, b); }
 static inline icWf16 icWf16_Sub(icWf16 a, icWf16 b) { return _mm512_sub_ps(a, b); }
 static inline icWf16 icWf16_Mul(icWf16 a, icWf16 b) { return _mm512_mul_ps(a, b); }
+// Fused: a b + c, a b - c and c - a b with one rounding (the float kernel's arithmetic).
+static inline icWf16 icWf16_Fma(icWf16 a, icWf16 b, icWf16 c) { return _mm512_fmadd_ps(a, b, c); }
+static inline icWf16 icWf16_Fms(icWf16 a, icWf16 b, icWf16 c) { return _mm512_fmsub_ps(a, b, c); }
+static inline icWf16 icWf16_Fnma(icWf16 a, icWf16 b, icWf16 c) { return _mm512_fnmadd_ps(a, b, c); }
 static inline icWf16 icWf16_Div(icWf16 a, icWf16 b) { return _mm512_div_ps(a, b); }
 static inline icWf16 icWf16_Sqrt(icWf16 a) { return _mm512_sqrt_ps(a); }
 static inline icWf16 icWf16_Neg(icWf16 a) {
@@ -87,6 +91,9 @@ static inline void icWd8_Store(double *p, icWd8 a) { _mm512_store_pd(p, a); }
 static inline icWd8 icWd8_Add(icWd8 a, icWd8 b) { return _mm512_add_pd(a, b); }
 static inline icWd8 icWd8_Sub(icWd8 a, icWd8 b) { return _mm512_sub_pd(a, b); }
 static inline icWd8 icWd8_Mul(icWd8 a, icWd8 b) { return _mm512_mul_pd(a, b); }
+static inline icWd8 icWd8_Fma(icWd8 a, icWd8 b, icWd8 c) { return _mm512_fmadd_pd(a, b, c); }
+static inline icWd8 icWd8_Fms(icWd8 a, icWd8 b, icWd8 c) { return _mm512_fmsub_pd(a, b, c); }
+static inline icWd8 icWd8_Fnma(icWd8 a, icWd8 b, icWd8 c) { return _mm512_fnmadd_pd(a, b, c); }
 static inline icWd8 icWd8_Div(icWd8 a, icWd8 b) { return _mm512_div_pd(a, b); }
 static inline icWd8 icWd8_Sqrt(icWd8 a) { return _mm512_sqrt_pd(a); }
 static inline icWd8 icWd8_Neg(icWd8 a) {

@@ -7,6 +7,10 @@
 // the base width does: the same bits.
 #pragma once
 
+// The double kernel does not fuse; clang warns of unused inline functions a macro defines in a
+// source file.
+#define IC_WIDE_PAIR_MAYBE_UNUSED_ __attribute__((unused))
+
 /// Declares the pair type P of base type T (mask type T##m, numbers R).
 #define IC_WIDE_PAIR(P, T, R)                                                                        \
     typedef struct P {                                                                               \
@@ -24,6 +28,9 @@
     static inline P P##_Add(P a, P b) { return (P){{T##_Add(a.v[0], b.v[0]), T##_Add(a.v[1], b.v[1])}}; } \
     static inline P P##_Sub(P a, P b) { return (P){{T##_Sub(a.v[0], b.v[0]), T##_Sub(a.v[1], b.v[1])}}; } \
     static inline P P##_Mul(P a, P b) { return (P){{T##_Mul(a.v[0], b.v[0]), T##_Mul(a.v[1], b.v[1])}}; } \
+    IC_WIDE_PAIR_MAYBE_UNUSED_ static inline P P##_Fma(P a, P b, P c) { return (P){{T##_Fma(a.v[0], b.v[0], c.v[0]), T##_Fma(a.v[1], b.v[1], c.v[1])}}; } \
+    IC_WIDE_PAIR_MAYBE_UNUSED_ static inline P P##_Fms(P a, P b, P c) { return (P){{T##_Fms(a.v[0], b.v[0], c.v[0]), T##_Fms(a.v[1], b.v[1], c.v[1])}}; } \
+    IC_WIDE_PAIR_MAYBE_UNUSED_ static inline P P##_Fnma(P a, P b, P c) { return (P){{T##_Fnma(a.v[0], b.v[0], c.v[0]), T##_Fnma(a.v[1], b.v[1], c.v[1])}}; } \
     static inline P P##_Div(P a, P b) { return (P){{T##_Div(a.v[0], b.v[0]), T##_Div(a.v[1], b.v[1])}}; } \
     static inline P P##_Sqrt(P a) { return (P){{T##_Sqrt(a.v[0]), T##_Sqrt(a.v[1])}}; }             \
     static inline P P##_Neg(P a) { return (P){{T##_Neg(a.v[0]), T##_Neg(a.v[1])}}; }                \

@@ -17,7 +17,7 @@ typedef double icWd1;
 typedef bool icWf1m;
 typedef bool icWd1m;
 
-#define IC_WIDE_SCALAR_OPS_(T, R, SQRT, FABS)                                                        \
+#define IC_WIDE_SCALAR_OPS_(T, R, SQRT, FABS, FMA)                                                      \
     static inline T T##_Set(R x) { return x; }                                                 \
     static inline T T##_Load(const R *p) { return *p; }                                        \
     static inline void T##_Store(R *p, T a) { *p = a; }                                        \
@@ -25,6 +25,9 @@ typedef bool icWd1m;
     static inline T T##_Sub(T a, T b) { return a - b; }                                        \
     static inline T T##_Mul(T a, T b) { return a * b; }                                        \
     static inline T T##_Div(T a, T b) { return a / b; }                                        \
+    static inline T T##_Fma(T a, T b, T c) { return FMA(a, b, c); }                            \
+    static inline T T##_Fms(T a, T b, T c) { return FMA(a, b, -c); }                           \
+    static inline T T##_Fnma(T a, T b, T c) { return FMA(-a, b, c); }                          \
     static inline T T##_Sqrt(T a) { return SQRT(a); }                                          \
     static inline T T##_Neg(T a) { return -a; }                                                \
     static inline T T##_Abs(T a) { return FABS(a); }                                           \
@@ -49,6 +52,6 @@ typedef bool icWd1m;
         p[3] = w;                                                                              \
     }
 
-IC_WIDE_SCALAR_OPS_(icWf1, float, sqrtf, fabsf)
-IC_WIDE_SCALAR_OPS_(icWd1, double, sqrt, fabs)
+IC_WIDE_SCALAR_OPS_(icWf1, float, sqrtf, fabsf, fmaf)
+IC_WIDE_SCALAR_OPS_(icWd1, double, sqrt, fabs, fma)
 #undef IC_WIDE_SCALAR_OPS_

@@ -202,6 +202,20 @@ IC_TEST(perf, simd_paths_agree_bitwise) {
         }
 }
 
+// The float kernels fuse multiply-adds. Below AVX2, a CPU without FMA runs them through the C
+// library's fmaf, which rounds once as the instruction does: the same bits (greedy with the
+// extras, the cell scheme; one lane and portable kernels).
+IC_TEST(perf, fmaf_calls_match_fma_instructions) {
+    icSceneOptions o = {0, IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 1, IC_COLOURING_GREEDY, true, 8, NULL, NULL};
+    uint64_t fused = runScene(&o, 6), cells = runCells(IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 6, 1);
+    icXpbd_SetHardwareFma(false);
+    uint64_t library = runScene(&o, 6), libraryCells = runCells(IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 6, 1);
+    icXpbd_SetHardwareFma(true);
+    IC_REQUIRE(fused != 0 && cells != 0);
+    IC_CHECK_MSG(library == fused, "greedy: fmaf calls differ from FMA instructions");
+    IC_CHECK_MSG(libraryCells == cells, "cell scheme: fmaf calls differ from FMA instructions");
+}
+
 IC_TEST(perf, cell_kernel_matches_block_kernel) {
     // Units whose cells share a tet pattern keep the 8 corners in registers; projecting their
     // blocks tet by tet instead must give the same bits. On the regular box the units also read
