@@ -201,6 +201,8 @@ static const char *simdName(icSimd s) {
     }
 }
 
+static const char *schemeName(const icXpbdLayout *L) { return L->cells ? "cell" : L->pairs ? "pairs" : "greedy"; }
+
 // ---------------------------------------------------------------- results and the plot
 
 typedef struct icBenchRow {
@@ -236,17 +238,17 @@ static void benchMesh(const icTetMesh *mesh, const icBenchConfig *cfg, int threa
         double k = median(kernel[w], repeats), sw = median(sweep[w], repeats), st = median(step[w], repeats);
         double gbs = bytes * (sw / m->tetCount) / 1e9;
         printf("| %-7s | %9d | %-6s | %-6s | %-6s | %4d | %3d/%d | %d | %7.1f | %7.1f | %7.1f | %4.2f | %5.1f%% | %5.1f |\n",
-               cfg->mesh, m->tetCount, prec, simdName(used), L->cells ? "cell" : "greedy", L->colourCount,
+               cfg->mesh, m->tetCount, prec, simdName(used), schemeName(L), L->colourCount,
                L->chunkCount, L->phaseCount, w ? threads : 1, k / 1e6, sw / 1e6, st / 1e6,
                w ? k / kernelOne : 1.0, 100 * k / IC_BENCH_CEILING, gbs);
         if (s_csv)
             fprintf(s_csv, "%s,%d,%s,%s,%s,%d,%d,%d,%d,%.5g,%.5g,%.5g,%.4g\n", cfg->mesh, m->tetCount, prec,
-                    simdName(used), L->cells ? "cell" : "greedy", L->colourCount, L->chunkCount,
+                    simdName(used), schemeName(L), L->colourCount, L->chunkCount,
                     L->phaseCount, w ? threads : 1, k, sw, st, gbs);
         if (s_rowCount < 128) {
             icBenchRow *row = &s_rows[s_rowCount++];
             snprintf(row->label, sizeof row->label, "%s %s %s %s", cfg->mesh, prec, simdName(used),
-                     L->cells ? "cell" : "greedy");
+                     schemeName(L));
             row->tets = m->tetCount;
             row->threads = w ? threads : 1;
             row->kernel = k;
@@ -620,12 +622,15 @@ int main(int argc, char **argv) {
                        : strcmp(v, "avx512") == 0 ? IC_SIMD_AVX512 : IC_SIMD_AUTO;
             ++i, custom = true;
         } else if (strcmp(a, "--scheme") == 0)
-            cfg.scheme = strcmp(v, "cell") == 0 ? IC_COLOURING_CELL : IC_COLOURING_GREEDY, ++i, custom = true;
+            cfg.scheme = strcmp(v, "cell") == 0    ? IC_COLOURING_CELL
+                         : strcmp(v, "pairs") == 0 ? IC_COLOURING_PAIRS
+                                                   : IC_COLOURING_GREEDY,
+            ++i, custom = true;
         else {
             fprintf(stderr, "usage: %s [--quick] [--repeats N] [--seconds S] [--threads N] [--plot FILE.png] "
                             "[--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV] [--kernel] [--health] [--cells N "
                             "--mesh general|hex --precision float|double --simd auto|scalar|avx2|avx512 "
-                            "--scheme greedy|cell]\n", argv[0]);
+                            "--scheme greedy|cell|pairs]\n", argv[0]);
             return 2;
         }
     }
@@ -645,12 +650,14 @@ int main(int argc, char **argv) {
         printf("| mesh    | prec   | lanes   | kernel   | TSC/tet | ns/tet | M tet/s | TSC/tet, lambda kept | ns/tet, kept | bits |\n");
         printf("|---------|--------|---------|----------|---------|--------|---------|----------------------|--------------|------|\n");
         static const icPrecision precisions[2] = {IC_PRECISION_FLOAT, IC_PRECISION_DOUBLE};
+        // the general mesh greedy and in pairs (mesh column "pairs"), the hex mesh by cells
+        static const icColouringScheme schemes[3] = {IC_COLOURING_GREEDY, IC_COLOURING_PAIRS, IC_COLOURING_CELL};
+        static const char *const labels[3] = {"general", "pairs", "hex"};
         for (int p = 0; p < 2; ++p)
-            for (int hex = 0; hex < 2; ++hex) {
+            for (int v = 0; v < 3; ++v) {
                 icTetMesh mesh = {0};
-                icBenchConfig f = {hex ? "hex" : "general", precisions[p], IC_SIMD_AUTO,
-                                   hex ? IC_COLOURING_CELL : IC_COLOURING_GREEDY, false};
-                if (hex) makeHex(&mesh, cells); else makeGeneral(&mesh, cells);
+                icBenchConfig f = {labels[v], precisions[p], IC_SIMD_AUTO, schemes[v], false};
+                if (v == 2) makeHex(&mesh, cells); else makeGeneral(&mesh, cells);
                 kernelMicro(&mesh, &f, repeats);
                 icTetMesh_Destroy(&mesh);
             }

@@ -88,6 +88,9 @@ typedef enum icColouringScheme {
     IC_COLOURING_CELL,       ///< hex-derived meshes (icTetMesh.tetCell): the paper's 8 colours of
                              ///< whole cells, a cell's tets in order; greedy when a body has no
                              ///< cell data
+    IC_COLOURING_PAIRS,      ///< any mesh: tets that share a face paired (along the Morton curve)
+                             ///< and the pairs coloured greedily, a pair's two tets in one lane;
+                             ///< fewer gathers than greedy, a different Gauss-Seidel order
 } icColouringScheme;
 
 /// Widest vector code the XPBD sweep may use. All levels give the same bits.

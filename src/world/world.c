@@ -93,7 +93,7 @@ static bool worldDefIsValid(const icWorldDef *def) {
            (def->projection == IC_PROJECTION_SEQUENTIAL || def->projection == IC_PROJECTION_COUPLED) &&
            icHealthDef_IsValid(&def->health) &&
            (def->precision == IC_PRECISION_DOUBLE || def->precision == IC_PRECISION_FLOAT) &&
-           (def->colouring == IC_COLOURING_GREEDY || def->colouring == IC_COLOURING_CELL) &&
+           ((int)def->colouring >= (int)IC_COLOURING_GREEDY && def->colouring <= IC_COLOURING_PAIRS) &&
            (int)def->simd >= IC_SIMD_AUTO && def->simd <= IC_SIMD_AVX512 &&
            (def->enqueueTask == NULL) == (def->finishTask == NULL);
 }

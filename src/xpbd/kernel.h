@@ -50,9 +50,11 @@ typedef int icXpbdKernelFn(const icXpbdKernelArgs *args, int blockStart, int blo
 /// Most tets in one hex cell of the cell scheme (6 for the usual splits).
 enum { IC_XPBD_MAX_CELL_TETS = 8 };
 
-/// Units of the cell scheme whose cells all have the same tet pattern: each lane's cell has
-/// 8 corners, and the unit's block s holds tet s of every cell, on the corners pattern[s].
+/// Units whose lanes all have the same tet pattern: each lane's cell has 8 corners (the cell
+/// scheme) or each lane's pair of face-sharing tets 5 (the pair scheme), and the unit's block s
+/// holds tet s of every lane, on the corners pattern[s].
 typedef struct icXpbdCells {
+    int cornerCount;              ///< 8 or 5 (the first of the 8 rows a unit has)
     const unsigned *corners;      ///< (units x 8 x lanes) byte offsets of the corner records
     const unsigned char *pattern; ///< (units x IC_XPBD_MAX_CELL_TETS x 4) corners of tet s
     const int *unitBlocks;        ///< the layout's: unit u is blocks unitBlocks[u] .. [u + 1]

@@ -435,12 +435,43 @@ __attribute__((always_inline)) static inline int K_(blocks)(const icXpbdKernelAr
     return skipped;
 }
 
-// The cell scheme with a shared tet pattern: each lane's 8 cell corners are gathered once,
-// the cell's tets projected in order on them (tet s uses corners pattern[s][0..3]), and the
-// corners written back once: a third of the gathers of tet by tet, with the same bits.
+// Tet s of a unit (block first + s, constant rows of block rows + s) on the corners pattern p
+// of the lanes' corner values, which it updates.
+__attribute__((always_inline)) static inline int
+K_(cornerTet)(const icXpbdKernelArgs *args, const K_(Consts) *k, int first, int rows, int s, int o, int o1,
+              const unsigned char *p, KT cx[8][3], KT cw[8], KT cwa[8][3], KT cxp[8][3], K_FLAGS_) {
+    if (o == 0 && rows == first) K_(prefetch)(args, first + s);
+    K_(At) at;
+    K_(at)(args, &at, 0, first + s, rows + s, o, damped);
+    K_(at)(args, &at, 1, first + s, rows + s, o1, damped);
+    KT x[4][3], w[4], wa[4][3], xp[4][3];
+    K_UNROLL
+    for (int i = 0; i < 4; ++i) {
+        w[i] = cw[p[i]];
+        K_UNROLL
+        for (int a = 0; a < 3; ++a) {
+            x[i][a] = cx[p[i]][a];
+            wa[i][a] = axes ? cwa[p[i]][a] : k->zero;
+            xp[i][a] = damped ? cxp[p[i]][a] : k->zero;
+        }
+    }
+    int skipped = K_(project)(k, x, w, wa, xp, &at, K_FLAGS_PASS_);
+    K_UNROLL
+    for (int i = 0; i < 4; ++i)
+        K_UNROLL
+        for (int a = 0; a < 3; ++a) cx[p[i]][a] = x[i][a];
+    return skipped;
+}
+
+// Units with a shared tet pattern: each lane's corners (8 of a hex cell, or 5 of a pair of
+// tets that share a face) are gathered once, its tets projected in order on them (tet s uses
+// corners pattern[s][0..3]), and the corners written back once: a third (cells) or five
+// eighths (pairs) of the gathers of tet by tet, with the same bits. The pairs' pattern is
+// always the same, {0 1 2 3} then {0 1 2 4}: as constants the corners stay in registers.
 __attribute__((always_inline)) static inline int K_(cells)(const icXpbdKernelArgs *args, const K_(Consts) *k,
                                                            const icXpbdCells *cells, int unitStart, int unitEnd,
-                                                           K_FLAGS_) {
+                                                           const int nc, K_FLAGS_) {
+    static const unsigned char pairPattern[2][4] = {{0, 1, 2, 3}, {0, 1, 2, 4}};
     int skipped = 0;
     for (int u = unitStart; u < unitEnd; ++u) {
         const unsigned *corners = cells->corners + (size_t)u * 8 * KB;
@@ -450,31 +481,19 @@ __attribute__((always_inline)) static inline int K_(cells)(const icXpbdKernelArg
         for (int o = 0; o < KB; o += KL) {
             const int o1 = o + KL - K_HALF_; // the second half's lanes (o itself without pairs)
             KT cx[8][3], cw[8], cwa[8][3], cxp[8][3];
-            K_(gather)(k, args, corners + o, corners + o1, 8, cx, cw, cwa, cxp, axes, damped);
-            for (int s = 0; s < slots; ++s) {
-                if (o == 0 && rows == first) K_(prefetch)(args, first + s);
-                K_(At) at;
-                K_(at)(args, &at, 0, first + s, rows + s, o, damped);
-                K_(at)(args, &at, 1, first + s, rows + s, o1, damped);
-                const unsigned char *p = pattern + 4 * s;
-                KT x[4][3], w[4], wa[4][3], xp[4][3];
+            K_(gather)(k, args, corners + o, corners + o1, nc, cx, cw, cwa, cxp, axes, damped);
+            if (nc == 5) {
                 K_UNROLL
-                for (int i = 0; i < 4; ++i) {
-                    w[i] = cw[p[i]];
-                    K_UNROLL
-                    for (int a = 0; a < 3; ++a) {
-                        x[i][a] = cx[p[i]][a];
-                        wa[i][a] = axes ? cwa[p[i]][a] : k->zero;
-                        xp[i][a] = damped ? cxp[p[i]][a] : k->zero;
-                    }
-                }
-                skipped += K_(project)(k, x, w, wa, xp, &at, K_FLAGS_PASS_);
-                K_UNROLL
-                for (int i = 0; i < 4; ++i)
-                    K_UNROLL
-                    for (int a = 0; a < 3; ++a) cx[p[i]][a] = x[i][a];
+                for (int s = 0; s < 2; ++s)
+                    skipped += K_(cornerTet)(args, k, first, rows, s, o, o1, pairPattern[s], cx, cw, cwa, cxp,
+                                             K_FLAGS_PASS_);
+            } else {
+                for (int s = 0; s < slots; ++s)
+                    skipped += K_(cornerTet)(args, k, first, rows, s, o, o1, pattern + 4 * s, cx, cw, cwa, cxp,
+                                             K_FLAGS_PASS_);
             }
-            for (int c = 0; c < 8; ++c)
+            K_UNROLL
+            for (int c = 0; c < nc; ++c)
                 K_SCATTER_((KR *)args->x, corners + o + c * KB, corners + o1 + c * KB, cx[c][0], cx[c][1], cx[c][2],
                            cw[c]);
         }
@@ -505,9 +524,12 @@ int K_NAME(const icXpbdKernelArgs *args, int blockStart, int blockEnd) {
 int K_CELL_NAME(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unitStart, int unitEnd) {
     K_(Consts) k;
     K_(consts)(args, &k);
-#define K_CALL_(...) K_(cells)(args, &k, cells, unitStart, unitEnd, __VA_ARGS__)
+#define K_CALL_(...) K_(cells)(args, &k, cells, unitStart, unitEnd, 8, __VA_ARGS__)
+#define K_CALL_PAIRS_(...) K_(cells)(args, &k, cells, unitStart, unitEnd, 5, __VA_ARGS__)
+    if (cells->cornerCount == 5) K_DISPATCH_(K_CALL_PAIRS_);
     K_DISPATCH_(K_CALL_);
 #undef K_CALL_
+#undef K_CALL_PAIRS_
 }
 
 #undef K_DISPATCH_

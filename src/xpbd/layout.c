@@ -218,6 +218,7 @@ typedef struct icBuild {
     icIntList phaseChunks, chunkColours, chunkOverflow, chunkBlocks, colourUnits, colourEnd, unitBlocks;
     icIntList cellCorners; ///< cell scheme: per unit 8 x lanes model vertices (-1: the dummy)
     icIntList cellPattern; ///< per unit IC_XPBD_MAX_CELL_TETS x 4 corners, or -1s: no shared pattern
+    icIntList slotOrder;   ///< pair scheme: per slot the tet's vertices in lane order (4 x 2 bits)
     uint64_t *bits;  ///< (model vertices) colour bits inside a chunk, phase bits across chunks
     int *colour;     ///< (tets) scratch
     int *keyOfTet;   ///< (tets) chunk key when chunked (chunkOrder), else NULL
@@ -226,7 +227,19 @@ typedef struct icBuild {
 
 static int blocksSoFar(const icBuild *B) { return B->slots.count / B->L->lanes; }
 
-static void addSlot(icBuild *B, int t) { B->ok = B->ok && push(&B->slots, t); }
+// The identity order of a tet's vertices (slotOrder): vertex k of the lane is the tet's k.
+enum { IC_LAYOUT_SAME_ORDER = 0 | 1 << 2 | 2 << 4 | 3 << 6 };
+
+static void addSlot(icBuild *B, int t) {
+    B->ok = B->ok && push(&B->slots, t);
+    if (B->L->pairs) B->ok = B->ok && push(&B->slotOrder, IC_LAYOUT_SAME_ORDER);
+}
+
+// A slot whose lane takes the tet's vertices in another order (order[k]: the tet's vertex for
+// lane vertex k, 2 bits each).
+static void addOrderedSlot(icBuild *B, int t, int order) {
+    B->ok = B->ok && push(&B->slots, t) && push(&B->slotOrder, order);
+}
 
 static void padBlock(icBuild *B) {
     while (B->ok && B->slots.count % B->L->lanes) addSlot(B, -1);
@@ -393,6 +406,231 @@ static void emitCellChunk(icBuild *B, const int *cells, int n, const int *first,
     B->ok = B->ok && push(&B->chunkOverflow, blocksSoFar(B));
 }
 
+// The pair scheme. A face key: the face's three vertices sorted, and where it came from
+// (4 x position + the tet's vertex opposite the face).
+typedef struct icFaceKey {
+    int v[3], at;
+} icFaceKey;
+
+static int compareFaceKeys(const void *a, const void *b) {
+    const icFaceKey *x = a, *y = b;
+    for (int k = 0; k < 3; ++k)
+        if (x->v[k] != y->v[k]) return (x->v[k] > y->v[k]) - (x->v[k] < y->v[k]);
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+// Tets tets[0..n) paired greedily along the curve: each tet not yet paired takes the first
+// later tet across one of its faces that is not paired either. partner[i]: the position of i's
+// partner or -1; face[i]: for the first of a pair, its vertex opposite the shared face.
+static bool pairTets(const icModel *m, const int *tets, int n, int *partner, int *face) {
+    icFaceKey *keys = IC_ALLOC(icFaceKey, 4 * (size_t)n + 1);
+    int *across = IC_ALLOC(int, 4 * (size_t)n + 1);
+    if (!keys || !across) {
+        icFree(keys);
+        icFree(across);
+        return false;
+    }
+    for (int i = 0; i < n; ++i)
+        for (int f = 0; f < 4; ++f) {
+            icFaceKey *key = &keys[4 * i + f];
+            int c = 0;
+            for (int k = 0; k < 4; ++k)
+                if (k != f) key->v[c++] = m->tets[4 * (size_t)tets[i] + k];
+            for (int a = 0; a < 2; ++a) // three numbers: a bubble sort is enough
+                for (int b = 0; b < 2 - a; ++b)
+                    if (key->v[b] > key->v[b + 1]) {
+                        int t = key->v[b];
+                        key->v[b] = key->v[b + 1];
+                        key->v[b + 1] = t;
+                    }
+            key->at = 4 * i + f;
+            across[4 * i + f] = -1;
+        }
+    qsort(keys, 4 * (size_t)n, sizeof *keys, compareFaceKeys);
+    for (int k = 0; k + 1 < 4 * n; ++k) {
+        bool same = memcmp(keys[k].v, keys[k + 1].v, sizeof keys[k].v) == 0;
+        bool third = k + 2 < 4 * n && memcmp(keys[k].v, keys[k + 2].v, sizeof keys[k].v) == 0;
+        if (!same) continue;
+        if (!third) { // a face of exactly two tets (three or more: a broken mesh, left alone)
+            across[keys[k].at] = keys[k + 1].at / 4;
+            across[keys[k + 1].at] = keys[k].at / 4;
+        }
+        while (k + 1 < 4 * n && memcmp(keys[k].v, keys[k + 1].v, sizeof keys[k].v) == 0) ++k;
+    }
+    for (int i = 0; i < n; ++i) partner[i] = -1;
+    for (int i = 0; i < n; ++i) {
+        if (partner[i] >= 0) continue;
+        int best = -1;
+        for (int f = 0; f < 4; ++f) {
+            int j = across[4 * i + f];
+            if (j > i && partner[j] < 0 && (best < 0 || j < best)) best = j, face[i] = f;
+        }
+        if (best >= 0) partner[i] = best, partner[best] = i;
+    }
+    icFree(keys);
+    icFree(across);
+    return true;
+}
+
+// The lane orders of a pair's tets a (position apex opposite the shared face) and b: both start
+// with the shared face in a's order, then their own vertex, so every pair runs on corners
+// (s0, s1, s2, a's, b's) with the tets on corners 0 1 2 3 and 0 1 2 4.
+static void pairOrders(const icModel *m, int a, int apex, int b, int *orderA, int *orderB, int corner[5]) {
+    const int *va = m->tets + 4 * (size_t)a, *vb = m->tets + 4 * (size_t)b;
+    int pa[4], pb[4], c = 0, used = 0;
+    for (int k = 0; k < 4; ++k)
+        if (k != apex) pa[c++] = k;
+    pa[3] = apex;
+    for (int k = 0; k < 3; ++k)
+        for (int q = 0; q < 4; ++q)
+            if (vb[q] == va[pa[k]]) pb[k] = q, used |= 1 << q;
+    for (int q = 0; q < 4; ++q)
+        if (!(used & 1 << q)) pb[3] = q;
+    *orderA = pa[0] | pa[1] << 2 | pa[2] << 4 | pa[3] << 6;
+    *orderB = pb[0] | pb[1] << 2 | pb[2] << 4 | pb[3] << 6;
+    for (int k = 0; k < 4; ++k) corner[k] = va[pa[k]];
+    corner[4] = vb[pb[3]];
+}
+
+// Items of a pair chunk (positions into its tets): a pair (first, second) or a tet alone.
+typedef struct icPairItem {
+    int first, second, apex;
+} icPairItem;
+
+static int itemVertices(const icModel *m, const int *tets, icPairItem item, int v[8]) {
+    int n = 0;
+    for (int k = 0; k < 4; ++k) v[n++] = m->tets[4 * (size_t)tets[item.first] + k];
+    if (item.second >= 0) v[n++] = m->tets[4 * (size_t)tets[item.second] + item.apex];
+    return n;
+}
+
+// Greedy colours of items[0..n) in order (colour 64: none was free); counts per colour.
+static void colourItems(icBuild *B, const int *tets, const icPairItem *items, int n, int *colour, int count[65]) {
+    const icModel *m = B->m;
+    for (int i = 0; i < n; ++i) {
+        int v[8], nv = itemVertices(m, tets, items[i], v);
+        uint64_t taken = 0;
+        for (int k = 0; k < nv; ++k) taken |= B->bits[v[k]];
+        int c = ~taken ? __builtin_ctzll(~taken) : 64;
+        colour[i] = c;
+        count[c]++;
+        if (c < 64)
+            for (int k = 0; k < nv; ++k) B->bits[v[k]] |= (uint64_t)1 << c;
+    }
+    for (int i = 0; i < n; ++i) {
+        int v[8], nv = itemVertices(m, tets, items[i], v);
+        for (int k = 0; k < nv; ++k) B->bits[v[k]] = 0;
+    }
+}
+
+static void pushUnitCorners(icBuild *B, const int corners[8][IC_XPBD_LANES], bool fast) {
+    const int lanes = B->L->lanes;
+    static const int pattern[2][4] = {{0, 1, 2, 3}, {0, 1, 2, 4}};
+    for (int c = 0; c < 8; ++c)
+        for (int l = 0; l < lanes; ++l) B->ok = B->ok && push(&B->cellCorners, fast ? corners[c][l] : -1);
+    for (int s = 0; s < IC_XPBD_MAX_CELL_TETS; ++s)
+        for (int k = 0; k < 4; ++k) B->ok = B->ok && push(&B->cellPattern, !fast ? -1 : s < 2 ? pattern[s][k] : 0);
+}
+
+// Tets tets[0..n) (Morton order) as one chunk of the pair scheme: pairs coloured greedily
+// along the curve, a unit of `lanes` pairs of one colour being two blocks (the first tets,
+// then the second ones) that the pair kernel runs on 5 corners per lane; then the tets left
+// alone, coloured the same way into blocks; small colours to the chunk's overflow, lane by lane.
+static void emitPairChunk(icBuild *B, const int *tets, int n, bool sharedColours) {
+    const icModel *m = B->m;
+    const int lanes = B->L->lanes;
+    int *partner = IC_ALLOC(int, (size_t)n + 1), *face = IC_ALLOC(int, (size_t)n + 1);
+    icPairItem *items = IC_ALLOC(icPairItem, (size_t)n + 1);
+    int *colour = IC_ALLOC(int, (size_t)n + 1);
+    if (!partner || !face || !items || !colour || !pairTets(m, tets, n, partner, face)) {
+        B->ok = false;
+        icFree(partner), icFree(face), icFree(items), icFree(colour);
+        return;
+    }
+    int pairCount = 0, singleCount = 0;
+    for (int i = 0; i < n; ++i)
+        if (partner[i] > i) items[pairCount++] = (icPairItem){i, partner[i], -1};
+    for (int i = 0; i < n; ++i)
+        if (partner[i] < 0) items[pairCount + singleCount++] = (icPairItem){i, -1, -1};
+    for (int i = 0; i < pairCount; ++i) { // the second tet's own vertex, for the colouring
+        const int *va = m->tets + 4 * (size_t)tets[items[i].first], *vb = m->tets + 4 * (size_t)tets[items[i].second];
+        for (int q = 0; q < 4; ++q)
+            if (vb[q] != va[0] && vb[q] != va[1] && vb[q] != va[2] && vb[q] != va[3]) items[i].apex = q;
+    }
+    B->L->pairedTets += 2 * pairCount;
+    int least = sharedColours ? IC_LAYOUT_MIN_PARALLEL_BLOCKS * lanes : lanes / IC_LAYOUT_MIN_SERIAL_FRACTION;
+    int pairColours[65] = {0}, singleColours[65] = {0};
+    colourItems(B, tets, items, pairCount, colour, pairColours);
+    colourItems(B, tets, items + pairCount, singleCount, colour + pairCount, singleColours);
+    beginChunk(B);
+    int corners[8][IC_XPBD_LANES];
+    for (int kind = 0; kind < 2 && B->ok; ++kind) {
+        const icPairItem *list = kind ? items + pairCount : items;
+        const int *listColour = kind ? colour + pairCount : colour;
+        int count = kind ? singleCount : pairCount, *perColour = kind ? singleColours : pairColours;
+        for (int c = 0; c < 64 && B->ok; ++c) {
+            if (perColour[c] < least || perColour[c] == 0) continue;
+            B->ok = push(&B->colourUnits, B->unitBlocks.count);
+            int group[IC_XPBD_LANES], inGroup = 0;
+            for (int i = 0; i <= count && B->ok; ++i) {
+                if (i < count && listColour[i] == c) group[inGroup++] = i;
+                if (inGroup == 0 || (inGroup < lanes && i < count)) continue;
+                B->ok = B->ok && push(&B->unitBlocks, blocksSoFar(B));
+                if (kind == 1) { // tets alone: one block, the block kernel
+                    for (int l = 0; l < lanes; ++l) addSlot(B, l < inGroup ? tets[list[group[l]].first] : -1);
+                    pushUnitCorners(B, corners, false);
+                    inGroup = 0;
+                    continue;
+                }
+                int orderA[IC_XPBD_LANES], orderB[IC_XPBD_LANES];
+                for (int l = 0; l < lanes; ++l) {
+                    int corner[5] = {-1, -1, -1, -1, -1};
+                    if (l < inGroup) {
+                        icPairItem it = list[group[l]];
+                        pairOrders(m, tets[it.first], face[it.first], tets[it.second], &orderA[l], &orderB[l], corner);
+                    }
+                    for (int k = 0; k < 8; ++k) corners[k][l] = k < 5 ? corner[k] : -1;
+                }
+                for (int l = 0; l < lanes; ++l)
+                    if (l < inGroup) addOrderedSlot(B, tets[list[group[l]].first], orderA[l]);
+                    else addSlot(B, -1);
+                for (int l = 0; l < lanes; ++l)
+                    if (l < inGroup) addOrderedSlot(B, tets[list[group[l]].second], orderB[l]);
+                    else addSlot(B, -1);
+                pushUnitCorners(B, corners, true);
+                inGroup = 0;
+            }
+            B->ok = B->ok && push(&B->colourEnd, blocksSoFar(B));
+        }
+    }
+    B->ok = B->ok && push(&B->chunkOverflow, blocksSoFar(B));
+    // Small colours in colour order, then colour 64, pairs before tets alone, lane by lane.
+    for (int kind = 0; kind < 2 && B->ok; ++kind) {
+        const icPairItem *list = kind ? items + pairCount : items;
+        const int *listColour = kind ? colour + pairCount : colour;
+        int count = kind ? singleCount : pairCount, *perColour = kind ? singleColours : pairColours;
+        for (int c = 0; c <= 64; ++c) {
+            if (perColour[c] == 0 || (c < 64 && perColour[c] >= least)) continue;
+            for (int i = 0; i < count; ++i) {
+                if (listColour[i] != c) continue;
+                icPairItem it = list[i];
+                if (it.second < 0) {
+                    addSlot(B, tets[it.first]);
+                    B->L->overflowTets++;
+                    continue;
+                }
+                int orderA, orderB, corner[5];
+                pairOrders(m, tets[it.first], face[it.first], tets[it.second], &orderA, &orderB, corner);
+                addOrderedSlot(B, tets[it.first], orderA);
+                addOrderedSlot(B, tets[it.second], orderB);
+                B->L->overflowTets += 2;
+            }
+        }
+    }
+    padBlock(B);
+    icFree(partner), icFree(face), icFree(items), icFree(colour);
+}
+
 // Chunks share vertices only with neighbours: greedy phases (the same algorithm as the tet
 // colours, one level up) make the chunks of a phase independent. Chunk c's tets are
 // tetsOf(c); returns its phase, 64 when all 64 are taken (such chunks run one at a time).
@@ -468,7 +706,10 @@ static icResult buildGreedy(icBuild *B, const int *order) {
     if (B->ok && orderChunks(B, chunks, phaseOf, chunkOrder, expandTetChunk, &tc))
         for (int k = 0; k < chunks && B->ok; ++k) {
             int c = chunkOrder[k];
-            emitGreedyChunk(B, order + starts[c], starts[c + 1] - starts[c], !L->chunked);
+            if (L->pairs)
+                emitPairChunk(B, order + starts[c], starts[c + 1] - starts[c], !L->chunked);
+            else
+                emitGreedyChunk(B, order + starts[c], starts[c + 1] - starts[c], !L->chunked);
         }
     icFree(starts);
     icFree(phaseOf);
@@ -605,17 +846,32 @@ static void storeRow(icXpbdLayout *L, char *record, int row, int lane, icReal va
 }
 
 // Lane `lane` of block b gets tet t (or padding for t < 0: the block's dummy vertex, all zero
-// constants, which the kernel leaves alone: its denominators are zero).
-static void fillLane(icXpbdLayout *L, const icModel *m, int b, int lane, int t, int dummy) {
+// constants, which the kernel leaves alone: its denominators are zero), its vertices in the
+// lane order `order` (IC_LAYOUT_SAME_ORDER, or the pair scheme's; the constraints do not
+// depend on the order, Q = Dm^-1 is that order's).
+static void fillLane(icXpbdLayout *L, const icModel *m, int b, int lane, int t, int dummy, int order) {
     char *record = L->blocks + (size_t)b * L->blockBytes;
     unsigned *offset = (unsigned *)record, recordBytes = (unsigned)(4 * L->real);
     if (t < 0) {
         for (int i = 0; i < 4; ++i) offset[i * L->lanes + lane] = (unsigned)dummy * recordBytes;
         return;
     }
-    for (int i = 0; i < 4; ++i)
-        offset[i * L->lanes + lane] = (unsigned)L->packedOfVertex[m->tets[4 * (size_t)t + i]] * recordBytes;
+    int vertex[4];
+    for (int i = 0; i < 4; ++i) {
+        vertex[i] = m->tets[4 * (size_t)t + (order >> (2 * i) & 3)];
+        offset[i * L->lanes + lane] = (unsigned)L->packedOfVertex[vertex[i]] * recordBytes;
+    }
+    icMat3 reordered;
     const icMat3 *Q = &m->invRest[t];
+    if (order != IC_LAYOUT_SAME_ORDER) { // as the model's initTet, for this vertex order
+        icVec3 x3 = icVec3_Load(m->restPositions, vertex[3]);
+        icMat3 Dm = icMat3_FromCols(icVec3_Sub(icVec3_Load(m->restPositions, vertex[0]), x3),
+                                    icVec3_Sub(icVec3_Load(m->restPositions, vertex[1]), x3),
+                                    icVec3_Sub(icVec3_Load(m->restPositions, vertex[2]), x3));
+        bool ok;
+        reordered = icMat3_Inverse(Dm, &ok);
+        Q = &reordered;
+    }
     const icReal *col[3] = {&Q->col[0].x, &Q->col[1].x, &Q->col[2].x}; // Q_jk = col[k][j]
     if (L->precision == IC_PRECISION_DOUBLE) { // Q itself (the reference's arithmetic)
         for (int j = 0; j < 3; ++j)
@@ -713,7 +969,7 @@ static void freeStructure(icXpbdLayout *L) {
     L->tetOfLane = L->phaseChunks = L->chunkColours = L->chunkOverflow = L->chunkBlocks = NULL;
     L->colourUnits = L->unitBlocks = NULL;
     L->blockCount = L->phaseCount = L->chunkCount = L->colourCount = L->unitCount = 0;
-    L->overflowTets = L->paddingLanes = 0;
+    L->overflowTets = L->paddingLanes = L->pairedTets = 0;
 }
 
 // Moves the builder's lists into the layout (with their end sentinels).
@@ -769,6 +1025,7 @@ static void freeBuild(icBuild *B) {
     icFree(B->unitBlocks.data);
     icFree(B->cellCorners.data);
     icFree(B->cellPattern.data);
+    icFree(B->slotOrder.data);
     icFree(B->bits);
     icFree(B->colour);
 }
@@ -843,7 +1100,7 @@ static bool shareCellConstants(icXpbdLayout *L) {
 }
 
 icXpbdCells icXpbdLayout_Cells(const icXpbdLayout *L) {
-    return (icXpbdCells){L->cellCorners, L->cellPattern, L->unitBlocks, L->unitConstBlocks};
+    return (icXpbdCells){L->pairs ? 5 : 8, L->cellCorners, L->cellPattern, L->unitBlocks, L->unitConstBlocks};
 }
 
 icXpbdKernelArgs icXpbdLayout_KernelArgs(const icXpbdLayout *L) {
@@ -868,6 +1125,7 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
     if (!L) return IC_ERR_OUT_OF_MEMORY;
     L->precision = m->def.precision;
     L->scheme = m->def.colouring;
+    L->pairs = L->scheme == IC_COLOURING_PAIRS;
     L->lanes = IC_XPBD_LANES;
     L->real = L->precision == IC_PRECISION_FLOAT ? sizeof(float) : sizeof(double);
     L->modelVertexCount = m->vertexCount;
@@ -933,7 +1191,8 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
     if (L->blockCount && !L->blocks) goto fail;
     for (int b = 0; b < L->blockCount; ++b)
         for (int l = 0; l < L->lanes; ++l)
-            fillLane(L, m, b, l, L->tetOfLane[(size_t)b * L->lanes + l], blockDummy[b]);
+            fillLane(L, m, b, l, L->tetOfLane[(size_t)b * L->lanes + l], blockDummy[b],
+                     B.slotOrder.count ? B.slotOrder.data[(size_t)b * L->lanes + l] : IC_LAYOUT_SAME_ORDER);
     if (L->cellCorners) { // padding lanes of a unit with a shared pattern: its first block's dummy
         unsigned recordBytes = (unsigned)(4 * L->real);
         int *corners = (int *)L->cellCorners;

@@ -32,7 +32,9 @@ typedef struct icXpbdProfile {
 typedef struct icXpbdLayout {
     icPrecision precision;
     icColouringScheme scheme; ///< what the def asked for
-    bool cells;               ///< the cell scheme is in use (false: greedy)
+    bool cells;               ///< the cell scheme is in use (false: greedy or pairs)
+    bool pairs;               ///< the pair scheme is in use
+    int pairedTets;           ///< pair scheme: tets in a pair (the rest are coloured alone)
     bool chunked;             ///< several chunks (large meshes): parallel over chunks
     bool uniform;             ///< one material: compliances from det Q (no per-tet rows)
     double sixOverMu, sixOverLambda, gamma; ///< the uniform material (alpha = |det Q| 6 / mu)
