@@ -692,6 +692,8 @@ int main(int argc, char **argv) {
         makeHex(&hex, sizes[s]);
         icBenchConfig f = cfg;
         benchMesh(&general, &f, threads, repeats, seconds);
+        f.scheme = IC_COLOURING_PAIRS;
+        benchMesh(&general, &f, threads, repeats, seconds);
         f.mesh = "hex";
         f.scheme = IC_COLOURING_CELL;
         benchMesh(&hex, &f, threads, repeats, seconds);
