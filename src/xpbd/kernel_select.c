@@ -39,8 +39,6 @@ icXpbdKernelFn *icXpbd_SelectKernel(icSimd requested, icPrecision precision, icS
 #if defined(IC_XPBD_X86)
     if (level == IC_SIMD_AVX512) return single ? icXpbdKernel_Avx512Float : icXpbdKernel_Avx512Double;
     if (level == IC_SIMD_AVX2) return single ? icXpbdKernel_Avx2Float : icXpbdKernel_Avx2Double;
-#endif
-#if defined(IC_XPBD_X86)
     if (single && narrowFma()) return icXpbdKernel_PortableFloatFma;
 #endif
     return single ? icXpbdKernel_PortableFloat : icXpbdKernel_PortableDouble;
@@ -53,8 +51,6 @@ icXpbdCellKernelFn *icXpbd_SelectCellKernel(icSimd requested, icPrecision precis
 #if defined(IC_XPBD_X86)
     if (level == IC_SIMD_AVX512) return single ? icXpbdCell_Avx512Float : icXpbdCell_Avx512Double;
     if (level == IC_SIMD_AVX2) return single ? icXpbdCell_Avx2Float : icXpbdCell_Avx2Double;
-#endif
-#if defined(IC_XPBD_X86)
     if (single && narrowFma()) return icXpbdCell_PortableFloatFma;
 #endif
     return single ? icXpbdCell_PortableFloat : icXpbdCell_PortableDouble;

@@ -475,7 +475,8 @@ static bool pairTets(const icModel *m, const int *tets, int n, int *partner, int
 // The lane orders of a pair's tets a (position apex opposite the shared face) and b: both start
 // with the shared face in a's order, then their own vertex, so every pair runs on corners
 // (s0, s1, s2, a's, b's) with the tets on corners 0 1 2 3 and 0 1 2 4.
-static void pairOrders(const icModel *m, int a, int apex, int b, int *orderA, int *orderB, int corner[5]) {
+static void pairOrders(const icModel *m, int a, int apex, int b, int *orderA, int *orderB,
+                       int corner[5]) {
     const int *va = m->tets + 4 * (size_t)a, *vb = m->tets + 4 * (size_t)b;
     int pa[4], pb[4], c = 0, used = 0;
     for (int k = 0; k < 4; ++k)
@@ -505,7 +506,8 @@ static int itemVertices(const icModel *m, const int *tets, icPairItem item, int 
 }
 
 // Greedy colours of items[0..n) in order (colour 64: none was free); counts per colour.
-static void colourItems(icBuild *B, const int *tets, const icPairItem *items, int n, int *colour, int count[65]) {
+static void colourItems(icBuild *B, const int *tets, const icPairItem *items, int n, int *colour,
+                        int count[65]) {
     const icModel *m = B->m;
     for (int i = 0; i < n; ++i) {
         int v[8], nv = itemVertices(m, tets, items[i], v);
@@ -527,9 +529,11 @@ static void pushUnitCorners(icBuild *B, const int corners[8][IC_XPBD_LANES], boo
     const int lanes = B->L->lanes;
     static const int pattern[2][4] = {{0, 1, 2, 3}, {0, 1, 2, 4}};
     for (int c = 0; c < 8; ++c)
-        for (int l = 0; l < lanes; ++l) B->ok = B->ok && push(&B->cellCorners, fast ? corners[c][l] : -1);
+        for (int l = 0; l < lanes; ++l)
+            B->ok = B->ok && push(&B->cellCorners, fast ? corners[c][l] : -1);
     for (int s = 0; s < IC_XPBD_MAX_CELL_TETS; ++s)
-        for (int k = 0; k < 4; ++k) B->ok = B->ok && push(&B->cellPattern, !fast ? -1 : s < 2 ? pattern[s][k] : 0);
+        for (int k = 0; k < 4; ++k)
+            B->ok = B->ok && push(&B->cellPattern, !fast ? -1 : s < 2 ? pattern[s][k] : 0);
 }
 
 // Tets tets[0..n) (Morton order) as one chunk of the pair scheme: pairs coloured greedily
@@ -553,12 +557,15 @@ static void emitPairChunk(icBuild *B, const int *tets, int n, bool sharedColours
     for (int i = 0; i < n; ++i)
         if (partner[i] < 0) items[pairCount + singleCount++] = (icPairItem){i, -1, -1};
     for (int i = 0; i < pairCount; ++i) { // the second tet's own vertex, for the colouring
-        const int *va = m->tets + 4 * (size_t)tets[items[i].first], *vb = m->tets + 4 * (size_t)tets[items[i].second];
+        const int *va = m->tets + 4 * (size_t)tets[items[i].first],
+                  *vb = m->tets + 4 * (size_t)tets[items[i].second];
         for (int q = 0; q < 4; ++q)
-            if (vb[q] != va[0] && vb[q] != va[1] && vb[q] != va[2] && vb[q] != va[3]) items[i].apex = q;
+            if (vb[q] != va[0] && vb[q] != va[1] && vb[q] != va[2] && vb[q] != va[3])
+                items[i].apex = q;
     }
     B->L->pairedTets += 2 * pairCount;
-    int least = sharedColours ? IC_LAYOUT_MIN_PARALLEL_BLOCKS * lanes : lanes / IC_LAYOUT_MIN_SERIAL_FRACTION;
+    int least = sharedColours ? IC_LAYOUT_MIN_PARALLEL_BLOCKS * lanes
+                              : lanes / IC_LAYOUT_MIN_SERIAL_FRACTION;
     int pairColours[65] = {0}, singleColours[65] = {0};
     colourItems(B, tets, items, pairCount, colour, pairColours);
     colourItems(B, tets, items + pairCount, singleCount, colour + pairCount, singleColours);
@@ -577,7 +584,8 @@ static void emitPairChunk(icBuild *B, const int *tets, int n, bool sharedColours
                 if (inGroup == 0 || (inGroup < lanes && i < count)) continue;
                 B->ok = B->ok && push(&B->unitBlocks, blocksSoFar(B));
                 if (kind == 1) { // tets alone: one block, the block kernel
-                    for (int l = 0; l < lanes; ++l) addSlot(B, l < inGroup ? tets[list[group[l]].first] : -1);
+                    for (int l = 0; l < lanes; ++l)
+                        addSlot(B, l < inGroup ? tets[list[group[l]].first] : -1);
                     pushUnitCorners(B, corners, false);
                     inGroup = 0;
                     continue;
@@ -587,16 +595,21 @@ static void emitPairChunk(icBuild *B, const int *tets, int n, bool sharedColours
                     int corner[5] = {-1, -1, -1, -1, -1};
                     if (l < inGroup) {
                         icPairItem it = list[group[l]];
-                        pairOrders(m, tets[it.first], face[it.first], tets[it.second], &orderA[l], &orderB[l], corner);
+                        pairOrders(m, tets[it.first], face[it.first], tets[it.second], &orderA[l],
+                                   &orderB[l], corner);
                     }
                     for (int k = 0; k < 8; ++k) corners[k][l] = k < 5 ? corner[k] : -1;
                 }
                 for (int l = 0; l < lanes; ++l)
-                    if (l < inGroup) addOrderedSlot(B, tets[list[group[l]].first], orderA[l]);
-                    else addSlot(B, -1);
+                    if (l < inGroup)
+                        addOrderedSlot(B, tets[list[group[l]].first], orderA[l]);
+                    else
+                        addSlot(B, -1);
                 for (int l = 0; l < lanes; ++l)
-                    if (l < inGroup) addOrderedSlot(B, tets[list[group[l]].second], orderB[l]);
-                    else addSlot(B, -1);
+                    if (l < inGroup)
+                        addOrderedSlot(B, tets[list[group[l]].second], orderB[l]);
+                    else
+                        addSlot(B, -1);
                 pushUnitCorners(B, corners, true);
                 inGroup = 0;
             }
@@ -620,7 +633,8 @@ static void emitPairChunk(icBuild *B, const int *tets, int n, bool sharedColours
                     continue;
                 }
                 int orderA, orderB, corner[5];
-                pairOrders(m, tets[it.first], face[it.first], tets[it.second], &orderA, &orderB, corner);
+                pairOrders(m, tets[it.first], face[it.first], tets[it.second], &orderA, &orderB,
+                           corner);
                 addOrderedSlot(B, tets[it.first], orderA);
                 addOrderedSlot(B, tets[it.second], orderB);
                 B->L->overflowTets += 2;
@@ -849,7 +863,8 @@ static void storeRow(icXpbdLayout *L, char *record, int row, int lane, icReal va
 // constants, which the kernel leaves alone: its denominators are zero), its vertices in the
 // lane order `order` (IC_LAYOUT_SAME_ORDER, or the pair scheme's; the constraints do not
 // depend on the order, Q = Dm^-1 is that order's).
-static void fillLane(icXpbdLayout *L, const icModel *m, int b, int lane, int t, int dummy, int order) {
+static void fillLane(icXpbdLayout *L, const icModel *m, int b, int lane, int t, int dummy,
+                     int order) {
     char *record = L->blocks + (size_t)b * L->blockBytes;
     unsigned *offset = (unsigned *)record, recordBytes = (unsigned)(4 * L->real);
     if (t < 0) {
@@ -1100,7 +1115,8 @@ static bool shareCellConstants(icXpbdLayout *L) {
 }
 
 icXpbdCells icXpbdLayout_Cells(const icXpbdLayout *L) {
-    return (icXpbdCells){L->pairs ? 5 : 8, L->cellCorners, L->cellPattern, L->unitBlocks, L->unitConstBlocks};
+    return (icXpbdCells){L->pairs ? 5 : 8, L->cellCorners, L->cellPattern, L->unitBlocks,
+                         L->unitConstBlocks};
 }
 
 icXpbdKernelArgs icXpbdLayout_KernelArgs(const icXpbdLayout *L) {
@@ -1192,7 +1208,8 @@ icResult icXpbdLayout_Create(const icModel *m, icXpbdLayout **out) {
     for (int b = 0; b < L->blockCount; ++b)
         for (int l = 0; l < L->lanes; ++l)
             fillLane(L, m, b, l, L->tetOfLane[(size_t)b * L->lanes + l], blockDummy[b],
-                     B.slotOrder.count ? B.slotOrder.data[(size_t)b * L->lanes + l] : IC_LAYOUT_SAME_ORDER);
+                     B.slotOrder.count ? B.slotOrder.data[(size_t)b * L->lanes + l]
+                                       : IC_LAYOUT_SAME_ORDER);
     if (L->cellCorners) { // padding lanes of a unit with a shared pattern: its first block's dummy
         unsigned recordBytes = (unsigned)(4 * L->real);
         int *corners = (int *)L->cellCorners;
