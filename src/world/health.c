@@ -131,6 +131,9 @@ icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats)
         icTetCensus census = icModel_TetCensus(m, s->x);
         int inverted = census.inverted;
         icReal volume = census.volume;
+        // The XPBD step leaves its count to this census (the same one); the other solvers
+        // count on their own.
+        if (stats && m->def.solver == IC_SOLVER_XPBD) stats->invertedTets = inverted;
         if (inverted > h->maxInvertedSeen) h->maxInvertedSeen = inverted;
         if (inverted > def->maxInvertedTets) {
             snprintf(what, sizeof what, "%d inverted tets > max_inverted_tets %d", inverted,

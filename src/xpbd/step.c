@@ -96,6 +96,14 @@ static int substepsFused(icWorld *world, icState *s, icReal h, int substeps, int
     return contacts;
 }
 
+// The inverted tets for the step's statistics: a pass over every tet, made only for a caller
+// who reads it, and left to the health checks when they run (they take the same census after
+// every step and write its count into the statistics).
+static int countInverted(const icModel *m, const icState *s, const icStepStats *stats) {
+    if (!stats || m->def.health.policy != IC_HEALTH_OFF) return 0;
+    return icModel_TetCensus(m, s->x).inverted;
+}
+
 icResult icXpbd_Step(icWorld *world, icState *s, icReal dt, icStepStats *stats) {
     icModel *m = &world->model;
     icStepStats local = {0};
@@ -124,8 +132,7 @@ icResult icXpbd_Step(icWorld *world, icState *s, icReal dt, icStepStats *stats) 
     local.sweeps = substeps * iterations;
     local.contacts = contacts;
     local.nan = !icXpbd_PositionsFinite(m, s);
-    // Counted only for a caller who reads it (a pass over every tet).
-    local.invertedTets = local.nan ? m->tetCount : stats ? icModel_TetCensus(m, s->x).inverted : 0;
+    local.invertedTets = local.nan ? m->tetCount : countInverted(m, s, stats);
     local.converged = !local.nan;
     local.milliseconds = nowMs() - t0;
     if (stats) *stats = local;
@@ -213,7 +220,7 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
     local.contacts = contacts;
     local.nan = !icXpbd_PositionsFinite(m, s);
     local.converged = !local.nan && residual < def->tolerance;
-    local.invertedTets = local.nan ? m->tetCount : stats ? icModel_TetCensus(m, s->x).inverted : 0;
+    local.invertedTets = local.nan ? m->tetCount : countInverted(m, s, stats);
     local.milliseconds = nowMs() - t0;
     if (stats) *stats = local;
     if (local.nan) return IC_ERR_NUMERICAL;

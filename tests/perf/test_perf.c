@@ -174,19 +174,28 @@ static uint64_t runCells(icPrecision precision, icSimd simd, int split, int work
     return h;
 }
 
+// Runs the scene o at the portable level, then at every wider level this CPU has: each must
+// give the portable hash (checked, named by `what`). Returns that hash (0: the scene failed).
+static uint64_t checkWiderLevels(icSceneOptions o, const char *what) {
+    o.simd = IC_SIMD_SCALAR;
+    uint64_t scalar = runScene(&o, 6);
+    if (scalar == 0) return 0;
+    for (icSimd level = IC_SIMD_AVX2; level <= icXpbd_CpuSimd(); ++level) {
+        o.simd = level;
+        IC_CHECK_MSG(runScene(&o, 6) == scalar, "%s: SIMD level %d differs from scalar", what, (int)level);
+    }
+    return scalar;
+}
+
 IC_TEST(perf, simd_paths_agree_bitwise) {
     icSimd cpu = icXpbd_CpuSimd();
     for (int p = 0; p < 2; ++p)
         for (int extras = 0; extras < 2; ++extras) {
             icSceneOptions o = {0, p ? IC_PRECISION_FLOAT : IC_PRECISION_DOUBLE, IC_SIMD_SCALAR, 1,
                                 IC_COLOURING_GREEDY, extras, 8, NULL, NULL, 0};
-            uint64_t scalar = runScene(&o, 6);
-            IC_REQUIRE(scalar != 0);
-            for (icSimd s = IC_SIMD_AVX2; s <= cpu; ++s) {
-                o.simd = s;
-                IC_CHECK_MSG(runScene(&o, 6) == scalar, "%s, extras %d: SIMD level %d differs from scalar",
-                             p ? "float" : "double", extras, (int)s);
-            }
+            char what[32];
+            snprintf(what, sizeof what, "%s, extras %d", p ? "float" : "double", extras);
+            IC_REQUIRE(checkWiderLevels(o, what) != 0);
             if (cpu < IC_SIMD_AVX512) printf("  this CPU has no AVX-512: compared up to level %d\n", (int)cpu);
         }
     for (int p = 0; p < 2; ++p)
@@ -729,18 +738,12 @@ IC_TEST(perf, pair_scheme) {
     icDestroyWorld(pairs);
     icDestroyWorld(greedy);
 
-    icSimd cpu = icXpbd_CpuSimd();
     icXpbd_SetParallelGrain(1);
     for (int p = 0; p < 2; ++p) {
         icSceneOptions e = {0, p ? IC_PRECISION_FLOAT : IC_PRECISION_DOUBLE, IC_SIMD_SCALAR, 1,
                             IC_COLOURING_PAIRS, true, 12, NULL, NULL, 0};
-        uint64_t scalar = runScene(&e, 6);
+        uint64_t scalar = checkWiderLevels(e, p ? "pairs, float" : "pairs, double");
         IC_REQUIRE(scalar != 0);
-        for (icSimd level = IC_SIMD_AVX2; level <= cpu; ++level) {
-            e.simd = level;
-            IC_CHECK_MSG(runScene(&e, 6) == scalar, "pairs, %s: SIMD level %d differs", p ? "float" : "double",
-                         (int)level);
-        }
         e.simd = IC_SIMD_AUTO;
         e.workers = 2;
         IC_CHECK_MSG(runScene(&e, 6) == scalar, "pairs, %s: 2 workers differ", p ? "float" : "double");
