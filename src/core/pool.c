@@ -36,8 +36,9 @@ struct icPool {
     void *userContext;
     icPoolThread *threads; ///< (workerCount - 1)
     int threadCount;       ///< started
-    // The current job. Its fields are written before `claim` names the new generation; a
-    // worker that copied them for an older generation finds out when its claim fails.
+    // The current job. `claim` names the new generation, closed, before its fields are
+    // written, and open after; a worker that copied fields of another generation finds out
+    // when its claim fails.
     _Atomic(icTaskCallback *) task;
     _Atomic(void *) context;
     atomic_int itemCount, rangeCount;
@@ -189,6 +190,10 @@ static void parallelFor(icPool *pool, icTaskCallback *task, int itemCount, int m
     // Or one range per item: whoever is free takes the next, so uneven items balance.
     int ranges = each ? itemCount : itemCount / minRange < workers ? itemCount / minRange : workers;
     uint32_t gen = (uint32_t)atomic_load(&pool->generation) + 1;
+    // Close the claims before the fields change: a worker late from the last job may read
+    // some of the new fields, and with the old generation still open in `claim` it could
+    // claim a range of the old job cut by the new job's counts (items run twice or never).
+    atomic_store(&pool->claim, (uint_fast64_t)gen << 32 | UINT32_MAX);
     atomic_store(&pool->task, task);
     atomic_store(&pool->context, context);
     atomic_store(&pool->itemCount, itemCount);
