@@ -43,6 +43,8 @@
 //                                                     "auto" | "scalar" | "avx2" | "avx512"
 //                                                     (same bits; a level the CPU lacks
 //                                                     falls back to a narrower one)
+//     "colouring": "greedy",                          sweep order: "greedy" | "cell" (hex
+//                                                     cells of generated meshes) | "pairs"
 //     "linear_damping": 0,                            velocity damping, 1/s, >= 0
 //     "mode": "dynamic",                              "dynamic": each frame is one step of
 //                                                     dt; "static": each frame advances the
@@ -152,11 +154,12 @@ static icResult readXpbd(const icSceneReader *r, const cJSON *item, const char *
                          icSceneSolver *s) {
     static const char *const keys[] = {"type",       "substeps", "iterations", "projection",
                                        "rest_shift", "workers",  "mode",       "static",
-                                       "linear_damping", "precision", "simd", NULL};
+                                       "linear_damping", "precision", "simd", "colouring", NULL};
     static const char *const projections[] = {"sequential", "coupled"};
     // In icPrecision and icSimd order.
     static const char *const precisions[] = {"double", "float"};
     static const char *const simds[] = {"auto", "scalar", "avx2", "avx512"};
+    static const char *const colourings[] = {"greedy", "cell", "pairs"}; // icColouringScheme order
     static const char *const modes[] = {"dynamic", "static"};
     icResult e;
     if ((e = icSceneReader_CheckObject(r, item, path, keys)) != IC_OK) return e;
@@ -180,6 +183,10 @@ static icResult readXpbd(const icSceneReader *r, const cJSON *item, const char *
     def->precision = (icPrecision)precision;
     if ((e = icSceneReader_Enum(r, item, path, "simd", simds, 4, &simd)) != IC_OK) return e;
     def->simd = (icSimd)simd;
+    int colouring = (int)def->colouring;
+    if ((e = icSceneReader_Enum(r, item, path, "colouring", colourings, 3, &colouring)) != IC_OK)
+        return e;
+    def->colouring = (icColouringScheme)colouring;
     if ((e = icSceneReader_Number(r, item, path, "linear_damping", IC_RANGE_NON_NEGATIVE,
                                   &def->linearDamping)) != IC_OK)
         return e;

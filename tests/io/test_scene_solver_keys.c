@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The XPBD solver keys that pick how the sweeps run (precision, simd, workers): good values
+// The XPBD solver keys that pick how the sweeps run (precision, simd, workers, colouring): good values
 // reach the world def, bad ones give the exact result code, JSON path and line, and a scene
 // run with any worker count or SIMD level gives the same bits. Also the incompressible
 // solver's warm_start.
@@ -33,15 +33,19 @@ IC_TEST(io, scene_solver_precision_simd_workers) {
         icPrecision precision;
         icSimd simd;
         int workers;
+        icColouringScheme colouring;
     } cases[] = {
-        {"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1}, // the defaults
-        {", \"precision\": \"double\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1},
-        {", \"precision\": \"float\"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1},
-        {", \"simd\": \"auto\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1},
-        {", \"simd\": \"scalar\"", IC_PRECISION_DOUBLE, IC_SIMD_SCALAR, 1},
-        {", \"simd\": \"avx2\"", IC_PRECISION_DOUBLE, IC_SIMD_AVX2, 1},
-        {", \"simd\": \"avx512\", \"workers\": 3", IC_PRECISION_DOUBLE, IC_SIMD_AVX512, 3},
-        {", \"precision\": \"float\", \"simd\": \"scalar\", \"workers\": 2", IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 2},
+        {"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY}, // the defaults
+        {", \"precision\": \"double\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY},
+        {", \"precision\": \"float\"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY},
+        {", \"simd\": \"auto\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY},
+        {", \"simd\": \"scalar\"", IC_PRECISION_DOUBLE, IC_SIMD_SCALAR, 1, IC_COLOURING_GREEDY},
+        {", \"simd\": \"avx2\"", IC_PRECISION_DOUBLE, IC_SIMD_AVX2, 1, IC_COLOURING_GREEDY},
+        {", \"simd\": \"avx512\", \"workers\": 3", IC_PRECISION_DOUBLE, IC_SIMD_AVX512, 3, IC_COLOURING_GREEDY},
+        {", \"precision\": \"float\", \"simd\": \"scalar\", \"workers\": 2", IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 2, IC_COLOURING_GREEDY},
+        {", \"colouring\": \"greedy\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY},
+        {", \"colouring\": \"cell\", \"precision\": \"float\"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1, IC_COLOURING_CELL},
+        {", \"colouring\": \"pairs\", \"workers\": 2", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 2, IC_COLOURING_PAIRS},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         icScene scene;
@@ -53,6 +57,7 @@ IC_TEST(io, scene_solver_precision_simd_workers) {
         IC_CHECK_MSG(def.precision == cases[i].precision, "'%s': precision %d", cases[i].keys, (int)def.precision);
         IC_CHECK_MSG(def.simd == cases[i].simd, "'%s': simd %d", cases[i].keys, (int)def.simd);
         IC_CHECK_MSG(def.workerCount == cases[i].workers, "'%s': workers %d", cases[i].keys, def.workerCount);
+        IC_CHECK_MSG(def.colouring == cases[i].colouring, "'%s': colouring %d", cases[i].keys, (int)def.colouring);
         icScene_Destroy(&scene);
     }
     IC_CHECK_INT(icGetByteCount(), bytes);
@@ -76,6 +81,10 @@ IC_TEST(io, scene_solver_precision_simd_bad_values) {
          "solver.simd: 'sse2' is not one of auto, scalar, avx2, avx512"},
         {"{\"dt\": 1, \"solver\": {\"substeps\": 2,\n\n\"simd\": true}, \"bodies\": []}", IC_ERR_BAD_VALUE, 3,
          "solver.simd: expected a string, got a boolean"},
+        {"{\"dt\": 1, \"solver\": {\"colouring\": \"cells\"}, \"bodies\": []}", IC_ERR_BAD_VALUE, 1,
+         "solver.colouring: 'cells' is not one of greedy, cell, pairs"},
+        {"{\"dt\": 1, \"solver\": {\n\n\"colouring\": 2}, \"bodies\": []}", IC_ERR_BAD_VALUE, 3,
+         "solver.colouring: expected a string, got a number"},
         {"{\"dt\": 1, \"solver\": {\"workers\": 0}, \"bodies\": []}", IC_ERR_BAD_VALUE, 1,
          "solver.workers: 0 is outside [1, 1024]"},
         {"{\"dt\": 1, \"solver\": {\"workers\": 1.5}, \"bodies\": []}", IC_ERR_BAD_VALUE, 1,
@@ -128,6 +137,20 @@ IC_TEST(io, scene_solver_keys_change_arithmetic_not_results) {
     IC_CHECK(runHash(", \"precision\": \"float\", \"workers\": 2", 10) == f);
     IC_CHECK(runHash(", \"precision\": \"float\", \"simd\": \"avx2\", \"workers\": 3", 10) == f);
     IC_CHECK(runHash(", \"precision\": \"float\", \"simd\": \"scalar\"", 10) == f);
+    // Another colouring is another Gauss-Seidel order: another state, the same for any worker
+    // count and SIMD level (the generated box has cells; float runs the cell kernel's Kuhn path).
+    const char *orders[] = {", \"precision\": \"float\", \"colouring\": \"cell\"",
+                            ", \"precision\": \"float\", \"colouring\": \"pairs\"", ", \"colouring\": \"cell\"",
+                            ", \"colouring\": \"pairs\""};
+    for (int i = 0; i < 4; ++i) {
+        char more[256];
+        uint64_t h = runHash(orders[i], 10);
+        IC_CHECK_MSG(h != (i < 2 ? f : d), "'%s' gave the greedy state", orders[i]);
+        IC_FORMAT(more, "%s, \"workers\": 2, \"simd\": \"scalar\"", orders[i]);
+        IC_CHECK_MSG(runHash(more, 10) == h, "'%s'", more);
+        IC_FORMAT(more, "%s, \"workers\": 3, \"simd\": \"avx2\"", orders[i]);
+        IC_CHECK_MSG(runHash(more, 10) == h, "'%s'", more);
+    }
     IC_CHECK_INT(icGetByteCount(), bytes);
 }
 
