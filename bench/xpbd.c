@@ -6,7 +6,7 @@
 // Usage: bench_xpbd [--quick] [--repeats N] [--seconds S] [--threads N] [--plot FILE.png]
 //                   [--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV] [--health]
 //                   [--kernel (the colour passes alone, one thread: cycles per tet per width)]...
-//                   [--cells N --mesh general|hex --precision float|double
+//                   [--cells N --mesh general|hex|hex5 --precision float|double
 //                    --simd auto|scalar|avx2|avx512 --scheme greedy|cell]
 // The full run takes ~6 minutes; on a shared machine run it in pieces (--size K --no-extras,
 // then --no-table) and draw the plot from their CSV files with --replot.
@@ -77,13 +77,13 @@ static void makeGeneral(icTetMesh *mesh, int cells) {
     icTetMesh_Destroy(&box);
 }
 
-static void makeHex(icTetMesh *mesh, int cells) {
+static void makeHex(icTetMesh *mesh, int cells, int split) {
     int c[3] = {cells, cells, cells};
-    icGenerateBox(mesh, icVec3_Make(1, 1, 1), c, 6);
+    icGenerateBox(mesh, icVec3_Make(1, 1, 1), c, split);
 }
 
 typedef struct icBenchConfig {
-    const char *mesh; ///< "general" or "hex"
+    const char *mesh; ///< "general", "hex" or "hex5" (cells split in 5 tets instead of 6)
     icPrecision precision;
     icSimd simd;
     icColouringScheme scheme;
@@ -613,7 +613,8 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--health") == 0) cfg.health = true;
         else if (strcmp(a, "--csv") == 0) s_csv = fopen(v, "w"), ++i;
         else if (strcmp(a, "--cells") == 0) cells = atoi(v), ++i, custom = true;
-        else if (strcmp(a, "--mesh") == 0) cfg.mesh = strcmp(v, "hex") == 0 ? "hex" : "general", ++i, custom = true;
+        else if (strcmp(a, "--mesh") == 0)
+            cfg.mesh = strcmp(v, "hex") == 0 ? "hex" : strcmp(v, "hex5") == 0 ? "hex5" : "general", ++i, custom = true;
         else if (strcmp(a, "--precision") == 0)
             cfg.precision = strcmp(v, "double") == 0 ? IC_PRECISION_DOUBLE : IC_PRECISION_FLOAT, ++i, custom = true;
         else if (strcmp(a, "--simd") == 0) {
@@ -629,7 +630,7 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr, "usage: %s [--quick] [--repeats N] [--seconds S] [--threads N] [--plot FILE.png] "
                             "[--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV] [--kernel] [--health] [--cells N "
-                            "--mesh general|hex --precision float|double --simd auto|scalar|avx2|avx512 "
+                            "--mesh general|hex|hex5 --precision float|double --simd auto|scalar|avx2|avx512 "
                             "--scheme greedy|cell|pairs]\n", argv[0]);
             return 2;
         }
@@ -650,14 +651,19 @@ int main(int argc, char **argv) {
         printf("| mesh    | prec   | lanes   | kernel   | TSC/tet | ns/tet | M tet/s | TSC/tet, lambda kept | ns/tet, kept | bits |\n");
         printf("|---------|--------|---------|----------|---------|--------|---------|----------------------|--------------|------|\n");
         static const icPrecision precisions[2] = {IC_PRECISION_FLOAT, IC_PRECISION_DOUBLE};
-        // the general mesh greedy and in pairs (mesh column "pairs"), the hex mesh by cells
-        static const icColouringScheme schemes[3] = {IC_COLOURING_GREEDY, IC_COLOURING_PAIRS, IC_COLOURING_CELL};
-        static const char *const labels[3] = {"general", "pairs", "hex"};
+        // the general mesh greedy and in pairs (mesh column "pairs"), the hex mesh (cells in 6
+        // tets, and in 5: "hex5") by cells
+        static const icColouringScheme schemes[4] = {IC_COLOURING_GREEDY, IC_COLOURING_PAIRS, IC_COLOURING_CELL,
+                                                     IC_COLOURING_CELL};
+        static const char *const labels[4] = {"general", "pairs", "hex", "hex5"};
         for (int p = 0; p < 2; ++p)
-            for (int v = 0; v < 3; ++v) {
+            for (int v = 0; v < 4; ++v) {
                 icTetMesh mesh = {0};
                 icBenchConfig f = {labels[v], precisions[p], IC_SIMD_AUTO, schemes[v], false};
-                if (v == 2) makeHex(&mesh, cells); else makeGeneral(&mesh, cells);
+                if (v >= 2)
+                    makeHex(&mesh, cells, v == 3 ? 5 : 6);
+                else
+                    makeGeneral(&mesh, cells);
                 kernelMicro(&mesh, &f, repeats);
                 icTetMesh_Destroy(&mesh);
             }
@@ -677,7 +683,10 @@ int main(int argc, char **argv) {
     header();
     if (custom) {
         icTetMesh mesh = {0};
-        if (strcmp(cfg.mesh, "hex") == 0) makeHex(&mesh, cells); else makeGeneral(&mesh, cells);
+        if (strncmp(cfg.mesh, "hex", 3) == 0)
+            makeHex(&mesh, cells, cfg.mesh[3] == '5' ? 5 : 6);
+        else
+            makeGeneral(&mesh, cells);
         benchMesh(&mesh, &cfg, threads, repeats, seconds);
         icTetMesh_Destroy(&mesh);
         if (s_csv) fclose(s_csv);
@@ -689,7 +698,7 @@ int main(int argc, char **argv) {
         if (onlySize >= 0 && s != onlySize) continue;
         icTetMesh general = {0}, hex = {0};
         makeGeneral(&general, sizes[s]);
-        makeHex(&hex, sizes[s]);
+        makeHex(&hex, sizes[s], 6);
         icBenchConfig f = cfg;
         benchMesh(&general, &f, threads, repeats, seconds);
         f.scheme = IC_COLOURING_PAIRS;

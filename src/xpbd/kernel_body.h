@@ -463,18 +463,24 @@ K_(cornerTet)(const icXpbdKernelArgs *args, const K_(Consts) *k, int first, int 
     return skipped;
 }
 
-// The Kuhn split of the grid generator (src/mesh/grid.c: 6 tets, its default; corners numbered
-// by octant, tets in index order, oriented) as constants, so the corners of a unit that uses it
-// stay in registers (read at run time they go through the stack). Float kernels, usual sweeps:
-// on the hex box 12.2 -> 11.35 cycles a tet (AVX-512), 15.6 -> 14.6 (AVX2), 36 -> 31 (portable),
-// 136 -> 125 (one lane); double kernels gained nothing (portable double ran 30 % slower). Out of
-// line: inlined next to the general loop below, it slowed that loop (AVX2 hex 15.6 -> 17.5).
-#if defined(K_FUSED) && !defined(K_NO_KUHN)
-#define K_KUHN_ 1
-static const unsigned char K_(kuhn)[6][4] = {{0, 3, 1, 7}, {0, 1, 5, 7}, {0, 2, 3, 7},
-                                             {0, 6, 2, 7}, {0, 5, 4, 7}, {0, 4, 6, 7}};
-__attribute__((noinline)) static int K_(kuhnUnit)(const icXpbdKernelArgs *args, const K_(Consts) *k,
-                                                   const icXpbdCells *cells, int u, K_FLAGS_) {
+// The grid generator's tet patterns (src/mesh/grid.c; corners numbered by octant, tets in index
+// order, oriented): the Kuhn split in 6 (its default) and the 5-split of even and odd cells. A
+// unit whose cells use one of them runs a copy of the loop below with the pattern as constants,
+// so the corners stay in registers across its projections (read at run time they go through the
+// stack); any mesh whose cells have exactly such a pattern qualifies. Float kernels, usual
+// sweeps: on the 6-split hex box 12.2 -> 11.35 cycles a tet (AVX-512), 15.6 -> 14.6 (AVX2),
+// 36 -> 31 (portable), 136 -> 125 (one lane); the double kernels gained nothing (portable double
+// ran 30 % slower). Out of line: inlined next to the general loop, it slowed that loop (AVX2 hex
+// 15.6 -> 17.5).
+#if defined(K_FUSED) && !defined(K_NO_KNOWN_PATTERNS)
+#define K_KNOWN_ 1
+static const unsigned char K_(known)[3][6][4] = {
+    {{0, 3, 1, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 6, 2, 7}, {0, 5, 4, 7}, {0, 4, 6, 7}},
+    {{0, 2, 1, 4}, {3, 1, 2, 7}, {5, 4, 1, 7}, {6, 2, 4, 7}, {1, 4, 2, 7}},
+    {{1, 0, 3, 5}, {2, 3, 0, 6}, {4, 0, 5, 6}, {7, 5, 3, 6}, {0, 3, 5, 6}},
+};
+K_INLINE int K_(knownUnit)(const icXpbdKernelArgs *args, const K_(Consts) *k, const icXpbdCells *cells, int u,
+                           const int which, const int tets, K_FLAGS_) {
     const unsigned *corners = cells->corners + (size_t)u * 8 * KB;
     int first = cells->unitBlocks[u], rows = cells->constBlocks[u], skipped = 0;
     for (int o = 0; o < KB; o += KL) {
@@ -482,16 +488,29 @@ __attribute__((noinline)) static int K_(kuhnUnit)(const icXpbdKernelArgs *args, 
         KT cx[8][3], cw[8], cwa[8][3], cxp[8][3];
         K_(gather)(k, args, corners + o, corners + o1, 8, cx, cw, cwa, cxp, axes, damped);
         K_UNROLL
-        for (int s = 0; s < 6; ++s)
-            skipped += K_(cornerTet)(args, k, first, rows, s, o, o1, K_(kuhn)[s], cx, cw, cwa, cxp, K_FLAGS_PASS_);
+        for (int s = 0; s < tets; ++s)
+            skipped +=
+                K_(cornerTet)(args, k, first, rows, s, o, o1, K_(known)[which][s], cx, cw, cwa, cxp, K_FLAGS_PASS_);
         K_UNROLL
         for (int c = 0; c < 8; ++c)
             K_SCATTER_((KR *)args->x, corners + o + c * KB, corners + o1 + c * KB, cx[c][0], cx[c][1], cx[c][2], cw[c]);
     }
     return skipped;
 }
+__attribute__((noinline)) static int K_(kuhnUnit)(const icXpbdKernelArgs *args, const K_(Consts) *k,
+                                                   const icXpbdCells *cells, int u, K_FLAGS_) {
+    return K_(knownUnit)(args, k, cells, u, 0, 6, K_FLAGS_PASS_);
+}
+__attribute__((noinline)) static int K_(fiveEvenUnit)(const icXpbdKernelArgs *args, const K_(Consts) *k,
+                                                       const icXpbdCells *cells, int u, K_FLAGS_) {
+    return K_(knownUnit)(args, k, cells, u, 1, 5, K_FLAGS_PASS_);
+}
+__attribute__((noinline)) static int K_(fiveOddUnit)(const icXpbdKernelArgs *args, const K_(Consts) *k,
+                                                      const icXpbdCells *cells, int u, K_FLAGS_) {
+    return K_(knownUnit)(args, k, cells, u, 2, 5, K_FLAGS_PASS_);
+}
 #else
-#define K_KUHN_ 0
+#define K_KNOWN_ 0
 #endif
 
 // Units with a shared tet pattern: each lane's corners (8 of a hex cell, or 5 of a pair of
@@ -509,9 +528,17 @@ __attribute__((always_inline)) static inline int K_(cells)(const icXpbdKernelArg
         const unsigned char *pattern = cells->pattern + (size_t)u * IC_XPBD_MAX_CELL_TETS * 4;
         int first = cells->unitBlocks[u], slots = cells->unitBlocks[u + 1] - first;
         int rows = cells->constBlocks[u]; // == first unless the rows are shared (no stream)
-#if K_KUHN_
-        if (nc == 8 && usual && slots == 6 && memcmp(pattern, K_(kuhn), sizeof K_(kuhn)) == 0) {
+#if K_KNOWN_
+        if (nc == 8 && usual && slots == 6 && memcmp(pattern, K_(known)[0], 24) == 0) {
             skipped += K_(kuhnUnit)(args, k, cells, u, K_FLAGS_PASS_);
+            continue;
+        }
+        if (nc == 8 && usual && slots == 5 && memcmp(pattern, K_(known)[1], 20) == 0) {
+            skipped += K_(fiveEvenUnit)(args, k, cells, u, K_FLAGS_PASS_);
+            continue;
+        }
+        if (nc == 8 && usual && slots == 5 && memcmp(pattern, K_(known)[2], 20) == 0) {
+            skipped += K_(fiveOddUnit)(args, k, cells, u, K_FLAGS_PASS_);
             continue;
         }
 #else
@@ -573,7 +600,7 @@ int K_CELL_NAME(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unit
 }
 
 #undef K_DISPATCH_
-#undef K_KUHN_
+#undef K_KNOWN_
 #undef K_HALF_
 #undef K_LD_
 #undef K_ST_

@@ -12,9 +12,9 @@
 #define K_NARROW_(name) name
 #endif
 #if defined(IC_XPBD_X86) && !defined(IC_KERNEL_NARROW_FMA)
-// The fmaf-call build (x86-64 CPUs without FMA) leaves out the cell kernel's Kuhn-split path:
-// its unrolled projections made this file take minutes to compile.
-#define K_NO_KUHN 1
+// The fmaf-call build (x86-64 CPUs without FMA) leaves out the cell kernel's paths for known
+// patterns: their unrolled projections made this file take minutes to compile.
+#define K_NO_KNOWN_PATTERNS 1
 #endif
 
 #define KW icWf1
@@ -49,4 +49,4 @@ IC_WIDE_PAIR(icWp4fx2, icWp4f, float)
 #undef K_NAME
 #undef K_CELL_NAME
 #undef K_NARROW_
-#undef K_NO_KUHN
+#undef K_NO_KNOWN_PATTERNS
