@@ -497,6 +497,12 @@ K_INLINE int K_(knownUnit)(const icXpbdKernelArgs *args, const K_(Consts) *k, co
     }
     return skipped;
 }
+// Which of K_(known) a unit's pattern is (its first `slots` tets), or -1.
+static inline int K_(knownPattern)(const unsigned char *pattern, int slots) {
+    for (int which = 0; which < 3; ++which)
+        if (slots == (which == 0 ? 6 : 5) && memcmp(pattern, K_(known)[which], 4 * (size_t)slots) == 0) return which;
+    return -1;
+}
 __attribute__((noinline)) static int K_(kuhnUnit)(const icXpbdKernelArgs *args, const K_(Consts) *k,
                                                    const icXpbdCells *cells, int u, K_FLAGS_) {
     return K_(knownUnit)(args, k, cells, u, 0, 6, K_FLAGS_PASS_);
@@ -517,7 +523,8 @@ __attribute__((noinline)) static int K_(fiveOddUnit)(const icXpbdKernelArgs *arg
 // tets that share a face) are gathered once, its tets projected in order on them (tet s uses
 // corners pattern[s][0..3]), and the corners written back once: a third (cells) or five
 // eighths (pairs) of the gathers of tet by tet, with the same bits. The pairs' pattern is
-// always the same, {0 1 2 3} then {0 1 2 4}: as constants the corners stay in registers.
+// always the same, {0 1 2 3} then {0 1 2 4}: as constants the corners stay in registers; so do
+// those of the known cell patterns above (usual: one of the usual sweeps, below).
 __attribute__((always_inline)) static inline int K_(cells)(const icXpbdKernelArgs *args, const K_(Consts) *k,
                                                            const icXpbdCells *cells, int unitStart, int unitEnd,
                                                            const int nc, const bool usual, K_FLAGS_) {
@@ -529,16 +536,11 @@ __attribute__((always_inline)) static inline int K_(cells)(const icXpbdKernelArg
         int first = cells->unitBlocks[u], slots = cells->unitBlocks[u + 1] - first;
         int rows = cells->constBlocks[u]; // == first unless the rows are shared (no stream)
 #if K_KNOWN_
-        if (nc == 8 && usual && slots == 6 && memcmp(pattern, K_(known)[0], 24) == 0) {
-            skipped += K_(kuhnUnit)(args, k, cells, u, K_FLAGS_PASS_);
-            continue;
-        }
-        if (nc == 8 && usual && slots == 5 && memcmp(pattern, K_(known)[1], 20) == 0) {
-            skipped += K_(fiveEvenUnit)(args, k, cells, u, K_FLAGS_PASS_);
-            continue;
-        }
-        if (nc == 8 && usual && slots == 5 && memcmp(pattern, K_(known)[2], 20) == 0) {
-            skipped += K_(fiveOddUnit)(args, k, cells, u, K_FLAGS_PASS_);
+        int which = nc == 8 && usual ? K_(knownPattern)(pattern, slots) : -1;
+        if (which >= 0) {
+            skipped += which == 0   ? K_(kuhnUnit)(args, k, cells, u, K_FLAGS_PASS_)
+                       : which == 1 ? K_(fiveEvenUnit)(args, k, cells, u, K_FLAGS_PASS_)
+                                    : K_(fiveOddUnit)(args, k, cells, u, K_FLAGS_PASS_);
             continue;
         }
 #else
