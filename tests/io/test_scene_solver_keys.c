@@ -19,11 +19,16 @@ static const char *s_sceneFormat =
     "   \"material\": {\"youngs_modulus\": 1e5, \"poisson_ratio\": 0.45},\n"
     "   \"pin\": [{\"box\": {\"min\": [-1, -1, -1], \"max\": [-0.19, 1, 1]}}]}]}\n";
 
-static bool loadWith(const char *solverKeys, icScene *scene, icDiagnostic *diag) {
+// The scene of `format` (one %s: the solver keys) loaded; false with the diagnostic on failure.
+static bool loadFormat(const char *format, const char *solverKeys, icScene *scene, icDiagnostic *diag) {
     char text[2048];
-    IC_FORMAT(text, s_sceneFormat, solverKeys);
+    IC_FORMAT(text, format, solverKeys);
     memset(diag, 0, sizeof *diag);
     return icScene_LoadString(text, "keys.json", NULL, scene, diag) == IC_OK;
+}
+
+static bool loadWith(const char *solverKeys, icScene *scene, icDiagnostic *diag) {
+    return loadFormat(s_sceneFormat, solverKeys, scene, diag);
 }
 
 IC_TEST(io, scene_solver_precision_simd_workers) {
@@ -157,16 +162,12 @@ IC_TEST(io, scene_solver_keys_change_arithmetic_not_results) {
 // The incompressible solver's warm_start key: on by default, off when asked, and anything but
 // a bool refused with the key's path and line.
 static bool loadIncompressible(const char *solverKeys, icScene *scene, icDiagnostic *diag) {
-    char text[1024];
-    IC_FORMAT(text,
-              "{\"dt\": 0.01,\n"
-              " \"solver\": {\"type\": \"incompressible\"%s},\n"
-              " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.1, 0.1, 0.1], "
-              "\"cells\": [2, 2, 2]},\n"
-              "   \"material\": {\"youngs_modulus\": 1e5, \"poisson_ratio\": 0.5}}]}\n",
-              solverKeys);
-    memset(diag, 0, sizeof *diag);
-    return icScene_LoadString(text, "keys.json", NULL, scene, diag) == IC_OK;
+    return loadFormat("{\"dt\": 0.01,\n"
+                      " \"solver\": {\"type\": \"incompressible\"%s},\n"
+                      " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.1, 0.1, 0.1], "
+                      "\"cells\": [2, 2, 2]},\n"
+                      "   \"material\": {\"youngs_modulus\": 1e5, \"poisson_ratio\": 0.5}}]}\n",
+                      solverKeys, scene, diag);
 }
 
 IC_TEST(io, scene_incompressible_warm_start_key) {

@@ -509,6 +509,14 @@ static double maxSag(const icWorld *world) {
     return sag;
 }
 
+// Steps two worlds side by side.
+static void stepBoth(icWorld *a, icWorld *b, int steps) {
+    for (int s = 0; s < steps; ++s) {
+        icWorld_Step(a, 1.0 / 60.0, NULL);
+        icWorld_Step(b, 1.0 / 60.0, NULL);
+    }
+}
+
 static double maxDifference(const icWorld *a, const icWorld *b) {
     const icReal *xa = icWorld_GetPositions(a), *xb = icWorld_GetPositions(b);
     double worst = 0;
@@ -524,10 +532,7 @@ IC_TEST(perf, float_stays_near_double) {
     o.precision = IC_PRECISION_FLOAT;
     icWorld *f = makeScene(&o);
     IC_REQUIRE(d && f);
-    for (int s = 0; s < 100; ++s) {
-        icWorld_Step(d, 1.0 / 60.0, NULL);
-        icWorld_Step(f, 1.0 / 60.0, NULL);
-    }
+    stepBoth(d, f, 100);
     double dx = maxDifference(d, f), dv = fabs(icWorld_GetVolumeRatio(d) - icWorld_GetVolumeRatio(f));
     double sag = maxSag(d);
     printf("  after 100 steps: sag %.4f m, |x_float - x_double| <= %.3g m, |dV/V0| = %.3g\n", sag, dx, dv);
@@ -723,10 +728,7 @@ IC_TEST(perf, pair_scheme) {
     o.colouring = IC_COLOURING_GREEDY;
     icWorld *greedy = makeScene(&o);
     IC_REQUIRE(pairs && greedy);
-    for (int s = 0; s < 60; ++s) {
-        icWorld_Step(pairs, 1.0 / 60.0, NULL);
-        icWorld_Step(greedy, 1.0 / 60.0, NULL);
-    }
+    stepBoth(pairs, greedy, 60);
     const icModel *m = icWorld_Model(pairs);
     const icXpbdLayout *L = m->layout;
     IC_REQUIRE(L && L->pairs && L->unitFast);
