@@ -5,6 +5,7 @@
 // serial scatter bit for bit, and a whole step gives the same bits for 1, 2 and 3 workers.
 #include "core/pool.h"
 #include "fem/fem_internal.h"
+#include "incompressible/pressure_internal.h"
 #include "incomp_testing.h"
 
 static icReal maxAbs(const icReal *a, int count) {
@@ -182,9 +183,10 @@ IC_TEST(incomp, step_same_bits_any_workers) {
 }
 
 // The pressure system's threaded M^-1 J^T (vertex ranges, each summing in tet order) is the
-// serial scatter of icOneRing_DivergenceTranspose bit for bit with 1 and 2 workers, and a
-// whole velocity projection (J, J^T, the diagonal, MINRES, contact sweeps) gives the same bits
-// with both. 16^3 cells: enough vertices for every loop to split.
+// serial scatter of icOneRing_DivergenceTranspose bit for bit with 1 and 2 workers and with the
+// AVX2 and portable kernels, and a whole velocity projection (J, J^T, the diagonal, MINRES,
+// contact sweeps) gives the same bits with all four. 16^3 cells: enough vertices for every loop
+// to split.
 IC_TEST(incomp, threaded_pressure_matches_serial) {
     icTetMesh mesh = {0};
     incompBox(&mesh, 16, 6);
@@ -193,9 +195,13 @@ IC_TEST(incomp, threaded_pressure_matches_serial) {
     size_t bytes3 = sizeof(icReal) * 3 * (size_t)n, bytes1 = sizeof(icReal) * (size_t)n;
     icReal *x = malloc(bytes3), *invMass = malloc(bytes3), *p = malloc(bytes1);
     icReal *g = malloc(sizeof(icReal) * 12 * (size_t)T), *ref = malloc(bytes3), *out = malloc(bytes3);
-    icReal *v0 = malloc(bytes3), *v[2] = {malloc(bytes3), malloc(bytes3)};
-    icReal *ph[2] = {malloc(bytes1), malloc(bytes1)};
-    IC_REQUIRE(x && invMass && p && g && ref && out && v0 && v[0] && v[1] && ph[0] && ph[1]);
+    icReal *v0 = malloc(bytes3), *v[4], *ph[4];
+    for (int run = 0; run < 4; ++run) {
+        v[run] = malloc(bytes3);
+        ph[run] = malloc(bytes1);
+        IC_REQUIRE(v[run] && ph[run]);
+    }
+    IC_REQUIRE(x && invMass && p && g && ref && out && v0);
     memcpy(x, mesh.positions, bytes3);
     incompPerturb(x, 3 * n, 0.2);
     for (int i = 0; i < 3 * n; ++i) {
@@ -218,28 +224,37 @@ IC_TEST(incomp, threaded_pressure_matches_serial) {
         IC_REQUIRE(icConstraintSet_Add(&set, &c) == IC_OK);
     }
     icPressureDef def = icDefaultPressureDef();
-    int its[2] = {0, 0};
-    for (int workers = 1; workers <= 2; ++workers) {
+    int its[4] = {0};
+    for (int run = 0; run < 4; ++run) {
+        int workers = 1 + run % 2;
+        bool wide = run < 2;
         icPool *pool = icCreatePool(workers, NULL, NULL, NULL);
         icPressureSystem *s = icCreatePressureSystem(n, mesh.tets, T, invMass);
         IC_REQUIRE(pool && s);
         icPressureSystem_SetPool(s, pool);
+        icPressureSystem_UseWideKernels(s, wide);
         icPressureSystem_Setup(s, x);
         icPressureSystem_Correction(s, NULL, 1, p, out);
         IC_CHECK_MSG(memcmp(out, ref, bytes3) == 0,
-                     "%d workers: M^-1 J^T p differs from the serial scatter", workers);
-        memcpy(v[workers - 1], v0, bytes3);
+                     "%d workers, %s kernels: M^-1 J^T p differs from the serial scatter", workers,
+                     wide ? "wide" : "portable");
+        memcpy(v[run], v0, bytes3);
         icKrylovStats ks;
-        its[workers - 1] =
-            icPressureSystem_ProjectVelocity(s, &set, &def, v[workers - 1], ph[workers - 1], &ks);
+        its[run] = icPressureSystem_ProjectVelocity(s, &set, &def, v[run], ph[run], &ks);
         icDestroyPressureSystem(s);
         icDestroyPool(pool);
     }
-    IC_CHECK_MSG(its[0] > 1 && its[0] == its[1], "iterations %d and %d", its[0], its[1]);
-    IC_CHECK(memcmp(v[0], v[1], bytes3) == 0);
-    IC_CHECK(memcmp(ph[0], ph[1], bytes1) == 0);
+    for (int run = 1; run < 4; ++run) {
+        IC_CHECK_MSG(its[0] > 1 && its[run] == its[0], "iterations %d and %d", its[0], its[run]);
+        IC_CHECK_MSG(memcmp(v[0], v[run], bytes3) == 0, "run %d: velocities differ", run);
+        IC_CHECK_MSG(memcmp(ph[0], ph[run], bytes1) == 0, "run %d: pressures differ", run);
+    }
     icConstraintSet_Destroy(&set);
-    icReal *arrays[] = {x, invMass, p, g, ref, out, v0, v[0], v[1], ph[0], ph[1]};
+    for (int run = 0; run < 4; ++run) {
+        free(v[run]);
+        free(ph[run]);
+    }
+    icReal *arrays[] = {x, invMass, p, g, ref, out, v0};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) free(arrays[i]);
     icTetMesh_Destroy(&mesh);
 }
