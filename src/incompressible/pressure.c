@@ -261,6 +261,17 @@ static inline unsigned ownedCorners(const int *tv, int v0, int v1, bool inside) 
            (unsigned)(tv[2] >= v0 && tv[2] < v1) << 2 | (unsigned)(tv[3] >= v0 && tv[3] < v1) << 3;
 }
 
+// The tets [*t0, *t1) of block b when it touches [v0, v1) (all their corners inside it when
+// *inside), else false.
+static inline bool blockSpan(const icPressureSystem *s, int b, int v0, int v1, int *t0, int *t1,
+                             bool *inside) {
+    if (s->blockLast[b] < v0 || s->blockFirst[b] >= v1) return false;
+    *t0 = b * IC_PRESSURE_TET_BLOCK;
+    *t1 = *t0 + IC_PRESSURE_TET_BLOCK < s->tetCount ? *t0 + IC_PRESSURE_TET_BLOCK : s->tetCount;
+    *inside = s->blockFirst[b] >= v0 && s->blockLast[b] < v1;
+    return true;
+}
+
 #ifdef IC_PRESSURE_AVX2
 // gradientChunkTask's loop with each vertex's three sums in one 4-double record: one load, multiply,
 // add and store a corner instead of three of each (the scattered adds are most of the product).
@@ -272,11 +283,10 @@ __attribute__((target("avx2"))) static void gradientChunkAvx2(const icPressureSy
     icReal *wide = s->wide;
     memset(wide + 4 * (size_t)v0, 0, sizeof(icReal) * 4 * (size_t)(v1 - v0));
     for (int b = 0; b < blocks; ++b) {
-        if (s->blockLast[b] < v0 || s->blockFirst[b] >= v1) continue;
-        int t1 = (b + 1) * IC_PRESSURE_TET_BLOCK < s->tetCount ? (b + 1) * IC_PRESSURE_TET_BLOCK
-                                                                : s->tetCount;
-        bool inside = s->blockFirst[b] >= v0 && s->blockLast[b] < v1;
-        for (int t = b * IC_PRESSURE_TET_BLOCK; t < t1; ++t) {
+        int t0, t1;
+        bool inside;
+        if (!blockSpan(s, b, v0, v1, &t0, &t1, &inside)) continue;
+        for (int t = t0; t < t1; ++t) {
             const int *tv = s->tets + 4 * (size_t)t;
             unsigned owned = ownedCorners(tv, v0, v1, inside);
             if (!owned) continue;
@@ -317,11 +327,10 @@ static void gradientChunkTask(int start, int end, int worker, void *context) {
 #endif
         memset(out + 3 * (size_t)v0, 0, sizeof(icReal) * 3 * (size_t)(v1 - v0));
         for (int b = 0; b < blocks; ++b) {
-            if (s->blockLast[b] < v0 || s->blockFirst[b] >= v1) continue;
-            int t1 = (b + 1) * IC_PRESSURE_TET_BLOCK < s->tetCount ? (b + 1) * IC_PRESSURE_TET_BLOCK
-                                                                    : s->tetCount;
-            bool inside = s->blockFirst[b] >= v0 && s->blockLast[b] < v1;
-            for (int t = b * IC_PRESSURE_TET_BLOCK; t < t1; ++t) {
+            int t0, t1;
+            bool inside;
+            if (!blockSpan(s, b, v0, v1, &t0, &t1, &inside)) continue;
+            for (int t = t0; t < t1; ++t) {
                 const int *tv = s->tets + 4 * (size_t)t;
                 unsigned owned = ownedCorners(tv, v0, v1, inside);
                 if (!owned) continue;
@@ -362,11 +371,10 @@ static void divergenceChunkTask(int start, int end, int worker, void *context) {
         icReal *out = op->out;
         memset(out + v0, 0, sizeof(icReal) * (size_t)(v1 - v0));
         for (int b = 0; b < blocks; ++b) {
-            if (s->blockLast[b] < v0 || s->blockFirst[b] >= v1) continue;
-            int t1 = (b + 1) * IC_PRESSURE_TET_BLOCK < s->tetCount ? (b + 1) * IC_PRESSURE_TET_BLOCK
-                                                                    : s->tetCount;
-            bool inside = s->blockFirst[b] >= v0 && s->blockLast[b] < v1;
-            for (int t = b * IC_PRESSURE_TET_BLOCK; t < t1; ++t) {
+            int t0, t1;
+            bool inside;
+            if (!blockSpan(s, b, v0, v1, &t0, &t1, &inside)) continue;
+            for (int t = t0; t < t1; ++t) {
                 const int *tv = s->tets + 4 * (size_t)t;
                 unsigned owned = ownedCorners(tv, v0, v1, inside);
                 if (!owned) continue;

@@ -2,11 +2,12 @@
 // Threaded kernels of the incompressible solver: agreement with the serial ones, same bits.
 //
 // The assembled tangent agrees with the per-tet Hessian kernels, the threaded M^-1 J^T is the
-// serial scatter bit for bit, and a whole step gives the same bits for 1, 2 and 3 workers.
+// serial scatter bit for bit (AVX2 and portable kernels), and a whole step gives the same bits
+// for 1, 2 and 3 workers.
 #include "core/pool.h"
 #include "fem/fem_internal.h"
-#include "incompressible/pressure_internal.h"
 #include "incomp_testing.h"
+#include "incompressible/pressure_internal.h"
 
 static icReal maxAbs(const icReal *a, int count) {
     icReal m = 0;
