@@ -251,13 +251,42 @@ static const char *fixed6(icReal value, char buffer[32]) {
     return buffer;
 }
 
+// Why the order that runs is not the one asked for (the layout's one fallback).
+static const char *fallbackReason(const icSweepInfo *sweep) {
+    return sweep->asked == IC_COLOURING_CELL
+               ? "not every body has hex cell data (generated meshes have it)"
+               : "not available for this model";
+}
+
+// The XPBD sweep as it ran: order, arithmetic, kernel width, threads and colours.
+static void printSweep(const icSweepInfo *sweep) {
+    if (!sweep->packed) {
+        printf("sweep          reference (one tet at a time), %s order, %d colours, %d worker%s\n",
+               icColouringName(sweep->scheme), sweep->colours, sweep->workers,
+               sweep->workers == 1 ? "" : "s");
+        return;
+    }
+    printf("sweep          %s order, %s, %s, %d worker%s, %d colours",
+           icColouringName(sweep->scheme),
+           sweep->precision == IC_PRECISION_FLOAT ? "float" : "double", icSimdName(sweep->simd),
+           sweep->workers, sweep->workers == 1 ? "" : "s", sweep->colours);
+    if (sweep->chunks > 1) printf(" in %d chunks", sweep->chunks);
+    if (sweep->overflowTets > 0) printf(", %d tets one by one", sweep->overflowTets);
+    if (sweep->scheme == IC_COLOURING_PAIRS) printf(", %d tets paired", sweep->pairedTets);
+    if (sweep->asked != sweep->scheme)
+        printf(" (asked: %s; %s)", icColouringName(sweep->asked), fallbackReason(sweep));
+    printf("\n");
+}
+
 static void printSummary(const icScene *scene, const icRunSummary *s, int framesAsked,
-                         double wallSeconds, const char *dir, bool wrote, const char *stats) {
+                         double wallSeconds, const char *dir, bool wrote, const char *stats,
+                         const icSweepInfo *sweep) {
     printf("scene          %s\n", scene->path);
     printf("mode           %s, dt %g s\n", scene->mode == IC_MODE_STATIC ? "static" : "dynamic",
            (double)scene->dt);
     printf("frames         %d of %d\n", s->frames, framesAsked);
     printf("mesh           %d vertices, %d tets\n", s->vertices, s->tets);
+    if (sweep) printSweep(sweep);
     printf("time           %.3f ms/frame (solver), %.3f s in all\n", (double)s->msPerFrame,
            wallSeconds);
     char a[32], b[32], c[32];
@@ -348,6 +377,17 @@ int icCli_Run(int argc, char **argv) {
     const char *dir = args.outDir ? args.outDir : scene.outputDir;
     bool wrote = options.writeOutput && scene.writeVtu;
 
+    // The XPBD sweep's order as resolved (the next step builds the same layout), said up front
+    // when it is not the one the scene asked for.
+    icSweepInfo sweep;
+    bool haveSweep = icWorld_GetDef(scene.world).solver == IC_SOLVER_XPBD &&
+                     icWorld_GetTetCount(scene.world) > 0 &&
+                     icWorld_GetSweepInfo(scene.world, &sweep) == IC_OK;
+    if (haveSweep && sweep.packed && sweep.asked != sweep.scheme)
+        fprintf(stderr, "isochor run: note: \"colouring\": \"%s\" runs as \"%s\": %s\n",
+                icColouringName(sweep.asked), icColouringName(sweep.scheme),
+                fallbackReason(&sweep));
+
     icRunSummary summary;
     installSignals();
     double start = nowSeconds();
@@ -372,7 +412,8 @@ int icCli_Run(int argc, char **argv) {
             status = 1;
         }
     }
-    printSummary(&scene, &summary, framesAsked, wallSeconds, dir, wrote, args.statsPath);
+    printSummary(&scene, &summary, framesAsked, wallSeconds, dir, wrote, args.statsPath,
+                 haveSweep ? &sweep : NULL);
     // Frames whose solve hit its iteration cap are a property of the scene's settings, not a
     // failure of the run: reported, exit status unchanged.
     if (summary.notConverged > 0)

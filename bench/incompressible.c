@@ -56,6 +56,9 @@ static icWorld *makeSphere(int cells, int variant, double height, bool gravity, 
     if (getenv("IC_STATIC_FRICTION")) d.staticFriction = atoi(getenv("IC_STATIC_FRICTION")) != 0;
     // IC_WARM_START=0: every pressure solve starts from zero, as before the warm start.
     if (getenv("IC_WARM_START")) d.warmStart = atoi(getenv("IC_WARM_START")) != 0;
+    // IC_IMPLICIT_VELOCITY=0: the second half step without stiffness (delta = 0, spec 3.1 step 7).
+    if (getenv("IC_IMPLICIT_VELOCITY"))
+        d.implicitVelocitySolve = atoi(getenv("IC_IMPLICIT_VELOCITY")) != 0;
     icWorld_SetIncompressibleDef(w, &d);
     return w;
 }
@@ -260,10 +263,40 @@ static int tori(int count, int cells, double seconds) {
     return 0;
 }
 
+// The sphere's centroid and mean velocity (vertex averages), its RMS and fastest vertex speed,
+// and where that vertex is: a dropped sphere should come to rest where it landed.
+static void printMotion(const icWorld *w) {
+    const icReal *x = icWorld_GetPositions(w), *v = icWorld_GetVelocities(w);
+    int n = icWorld_GetVertexCount(w), fastest = 0;
+    double c[3] = {0, 0, 0}, vc[3] = {0, 0, 0}, squares = 0, vmax = -1;
+    for (int i = 0; i < n; ++i) {
+        double speed2 = 0;
+        for (int a = 0; a < 3; ++a) {
+            c[a] += x[3 * i + a] / n;
+            vc[a] += v[3 * i + a] / n;
+            speed2 += v[3 * i + a] * v[3 * i + a];
+        }
+        squares += speed2;
+        if (speed2 > vmax) {
+            vmax = speed2;
+            fastest = i;
+        }
+    }
+    fprintf(stderr,
+            "  centroid (%.4f, %.4f, %.4f) m, mean v (%.3f, %.3f, %.3f) m/s, rms %.3f m/s, "
+            "fastest %.3f m/s at (%.4f, %.4f, %.4f)\n",
+            c[0], c[1], c[2], vc[0], vc[1], vc[2], sqrt(squares / n), sqrt(vmax), x[3 * fastest],
+            x[3 * fastest + 1], x[3 * fastest + 2]);
+}
+
 static int timing(int cells, int frames, int workers, int stepsPerFrame) {
     icWorld *w = makeSphere(cells, VARIANT_ONE_RING, 2.5 * R, true, workers);
     if (!w) return 1;
     icPlaneDef pd = icDefaultPlaneDef();
+    // IC_FRICTION: the ground's Coulomb coefficient (default 0.5).
+    if (getenv("IC_FRICTION")) pd.friction = atof(getenv("IC_FRICTION"));
+    // IC_MOTION=1: after each frame, where the sphere is and how fast its vertices move.
+    bool motion = getenv("IC_MOTION") && atoi(getenv("IC_MOTION")) != 0;
     icWorld_AddPlane(w, &pd);
     const double dt = 1.0 / (FPS * stepsPerFrame);
     double el = 0, pr = 0, co = 0, tot = 0;
@@ -296,6 +329,7 @@ static int timing(int cells, int frames, int workers, int stepsPerFrame) {
             frameSubsteps += st.substeps;
             frameMs += is.totalMs;
         }
+        if (motion) printMotion(w);
         // Progress, and where the frame's pressure iterations went.
         fprintf(stderr,
                 "frame %d: %.2f s, %d substeps, %d position Newton solves, pressure its %d "

@@ -192,16 +192,9 @@ static double bytesPerSweep(const icModel *m) {
     return blocks + multipliers + working + state;
 }
 
-static const char *simdName(icSimd s) {
-    switch (s) {
-    case IC_SIMD_SCALAR: return "scalar";
-    case IC_SIMD_AVX2: return "avx2";
-    case IC_SIMD_AVX512: return "avx512";
-    default: return "auto";
-    }
+static const char *schemeName(const icXpbdLayout *L) {
+    return icColouringName(L->cells ? IC_COLOURING_CELL : L->pairs ? IC_COLOURING_PAIRS : IC_COLOURING_GREEDY);
 }
-
-static const char *schemeName(const icXpbdLayout *L) { return L->cells ? "cell" : L->pairs ? "pairs" : "greedy"; }
 
 // ---------------------------------------------------------------- results and the plot
 
@@ -238,16 +231,16 @@ static void benchMesh(const icTetMesh *mesh, const icBenchConfig *cfg, int threa
         double k = median(kernel[w], repeats), sw = median(sweep[w], repeats), st = median(step[w], repeats);
         double gbs = bytes * (sw / m->tetCount) / 1e9;
         printf("| %-7s | %9d | %-6s | %-6s | %-6s | %4d | %3d/%d | %d | %7.1f | %7.1f | %7.1f | %4.2f | %5.1f%% | %5.1f |\n",
-               cfg->mesh, m->tetCount, prec, simdName(used), schemeName(L), L->colourCount,
+               cfg->mesh, m->tetCount, prec, icSimdName(used), schemeName(L), L->colourCount,
                L->chunkCount, L->phaseCount, w ? threads : 1, k / 1e6, sw / 1e6, st / 1e6,
                w ? k / kernelOne : 1.0, 100 * k / IC_BENCH_CEILING, gbs);
         if (s_csv)
             fprintf(s_csv, "%s,%d,%s,%s,%s,%d,%d,%d,%d,%.5g,%.5g,%.5g,%.4g\n", cfg->mesh, m->tetCount, prec,
-                    simdName(used), schemeName(L), L->colourCount, L->chunkCount,
+                    icSimdName(used), schemeName(L), L->colourCount, L->chunkCount,
                     L->phaseCount, w ? threads : 1, k, sw, st, gbs);
         if (s_rowCount < 128) {
             icBenchRow *row = &s_rows[s_rowCount++];
-            snprintf(row->label, sizeof row->label, "%s %s %s %s", cfg->mesh, prec, simdName(used),
+            snprintf(row->label, sizeof row->label, "%s %s %s %s", cfg->mesh, prec, icSimdName(used),
                      schemeName(L));
             row->tets = m->tetCount;
             row->threads = w ? threads : 1;
@@ -494,7 +487,7 @@ static void kernelMicro(const icTetMesh *mesh, const icBenchConfig *cfg, int rep
         icSimd used;
         icXpbdKernelFn *fn = icXpbd_SelectKernel(levels[i], cfg->precision, &used);
         if (used != levels[i]) continue;
-        variants[count++] = (icKernelVariant){used == IC_SIMD_SCALAR ? "portable" : simdName(used), fn,
+        variants[count++] = (icKernelVariant){used == IC_SIMD_SCALAR ? "portable" : icSimdName(used), fn,
                                               icXpbd_SelectCellKernel(levels[i], cfg->precision)};
     }
     size_t xBytes = 4 * L->real * (size_t)L->vertexCount, lambdaBytes = 2 * L->real * (size_t)L->lanes * L->blockCount;
@@ -566,7 +559,7 @@ static void printMachine(void) {
         if (fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = -1;
         fclose(f);
     }
-    printf("CPU: %s; widest SIMD: %s; load average %.2f %.2f %.2f\n", model, simdName(icXpbd_CpuSimd()),
+    printf("CPU: %s; widest SIMD: %s; load average %.2f %.2f %.2f\n", model, icSimdName(icXpbd_CpuSimd()),
            load[0], load[1], load[2]);
 }
 

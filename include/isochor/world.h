@@ -283,6 +283,34 @@ icHealthStats icWorld_GetHealth(const icWorld *world);
 /// Changes the health checks of a world (IC_ERR_BAD_VALUE for a bad def); counts are kept.
 icResult icWorld_SetHealthDef(icWorld *world, const icHealthDef *def);
 
+/// What the XPBD solver's sweep runs: the order it resolved, the kernel width and the packed
+/// layout's shape (docs/performance.md). The colouring a def asks for is not always the one
+/// that runs: IC_COLOURING_CELL needs cell data on every body (generated meshes), otherwise the
+/// sweep goes greedy, and this says so.
+typedef struct icSweepInfo {
+    bool packed;              ///< the packed, vectorised sweep (false: the reference sweep,
+                              ///< for IC_PROJECTION_COUPLED or a mesh too large for it)
+    icColouringScheme asked;  ///< the def's colouring
+    icColouringScheme scheme; ///< the order that runs
+    icSimd simd;              ///< the kernel width that runs (IC_SIMD_SCALAR: portable C)
+    icPrecision precision;
+    int workers;
+    int colours;         ///< over all chunks
+    int chunks, phases;  ///< chunks run in parallel within a phase
+    int overflowTets;    ///< tets projected one by one after the colours
+    int paddingLanes;    ///< empty vector lanes
+    int pairedTets;      ///< IC_COLOURING_PAIRS: tets that run in a pair
+    int64_t layoutBytes; ///< the packed layout's memory
+} icSweepInfo;
+
+/// Builds the sweep's layout when it is not current (as the next XPBD step would) and
+/// describes it. IC_ERR_OUT_OF_MEMORY when the build fails; IC_ERR_INVALID_ARGUMENT for NULL.
+icResult icWorld_GetSweepInfo(icWorld *world, icSweepInfo *info);
+/// "greedy", "cell" or "pairs" (the scene key's words); "?" for other values.
+const char *icColouringName(icColouringScheme scheme);
+/// "scalar", "avx2", "avx512" or "auto"; "?" for other values.
+const char *icSimdName(icSimd simd);
+
 /// FNV-1a hash of everything a step reads and never writes: meshes, materials, pins, planes,
 /// solver settings (workerCount excepted: it must not change results). Checkpoints carry it.
 uint64_t icWorld_HashModel(const icWorld *world);

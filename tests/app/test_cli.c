@@ -163,6 +163,46 @@ IC_TEST(cli, run_writes_frames_collection_and_stats) {
     cliFree(&run);
 }
 
+// The summary names the sweep order that ran; "cell" on a mesh read from a file (no cell data)
+// runs greedy, which stderr says before the run and the summary repeats.
+IC_TEST(cli, run_reports_the_sweep_order) {
+    const char *dir = icTest_TempDir();
+    writeText(dir, "cube.node",
+              "8 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 1 1 0\n5 0 0 1\n6 1 0 1\n7 0 1 1\n8 1 1 1\n");
+    writeText(dir, "cube.ele", "5 4 0\n1 1 2 3 5\n2 4 3 2 8\n3 6 2 5 8\n4 7 5 3 8\n5 2 3 5 8\n");
+    static const char *const mesh[2] = {
+        "{\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], \"cells\": 2}",
+        "{\"file\": \"cube.ele\"}"};
+    for (int file = 0; file < 2; ++file) {
+        char text[1000], args[2000];
+        IC_FORMAT(
+            text,
+            "{\"dt\": 0.01, \"frames\": 1,\n"
+            " \"solver\": {\"precision\": \"float\", \"colouring\": \"cell\", \"workers\": 2},\n"
+            " \"bodies\": [{\"mesh\": %s}]}\n",
+            mesh[file]);
+        writeText(dir, "order.json", text);
+        IC_FORMAT(args, "run '%s/order.json' --no-output -q", dir);
+        icCliRun run = runCli(dir, args);
+        IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
+        const char *line = strstr(run.out, "sweep          ");
+        IC_REQUIRE(line != NULL);
+        if (file) {
+            IC_CHECK_MSG(strncmp(line + 15, "greedy order, float, ", 21) == 0, "%s", run.out);
+            IC_CHECK(strstr(line, "2 workers") != NULL);
+            IC_CHECK(strstr(line, "(asked: cell; not every body has hex cell data") != NULL);
+            IC_CHECK_MSG(strstr(run.err, "isochor run: note: \"colouring\": \"cell\" runs as "
+                                         "\"greedy\"") != NULL,
+                         "stderr: %s", run.err);
+        } else {
+            IC_CHECK_MSG(strncmp(line + 15, "cell order, float, ", 19) == 0, "%s", run.out);
+            IC_CHECK(strstr(line, "asked") == NULL);
+            IC_CHECK(strstr(run.err, "note") == NULL);
+        }
+        cliFree(&run);
+    }
+}
+
 IC_TEST(cli, run_frames_and_out_override_the_scene) {
     const char *dir = icTest_TempDir();
     writeTinyScene(dir, "tiny.json", 3);
