@@ -4,6 +4,8 @@
 // order, the cell scheme and the thread pool.
 #include "test.h"
 
+#include "perf/cantilever.h"
+
 #include "core/pool.h"
 #include "world/world_internal.h"
 #include "xpbd/layout.h"
@@ -149,7 +151,7 @@ static uint64_t runScene(const icSceneOptions *o, int steps) {
     return h;
 }
 
-// A hex-derived cantilever under the cell scheme (cells of 5 or 6 tets by `split`).
+// The cantilever under the cell scheme (cells of 5 or 6 tets by `split`) after 6 steps.
 static uint64_t runCells(icPrecision precision, icSimd simd, int split, int workers) {
     icWorldDef def = icDefaultWorldDef();
     def.substeps = 8;
@@ -157,19 +159,10 @@ static uint64_t runCells(icPrecision precision, icSimd simd, int split, int work
     def.precision = precision;
     def.simd = simd;
     def.workerCount = workers;
-    icWorld *world = icCreateWorld(&def);
-    icTetMesh mesh = {0};
-    int cells[3] = {12, 3, 3};
-    icGenerateBox(&mesh, icVec3_Make(1, 0.25, 0.25), cells, split);
-    icBodyId id;
-    icResult r = icWorld_CreateSoftBody(world, &mesh, NULL, &id, NULL);
-    icTetMesh_Destroy(&mesh);
-    icPinDef pin = icDefaultPinDef();
-    pin.boxMin = icVec3_Make(-1, -1, -1);
-    pin.boxMax = icVec3_Make(-0.499, 1, 1);
-    if (r == IC_OK) r = icBody_AddPin(world, id, &pin, NULL);
-    for (int s = 0; s < 6 && r == IC_OK; ++s) icWorld_Step(world, 1.0 / 60.0, NULL);
-    uint64_t h = r == IC_OK ? hashWorld(world) : 0;
+    icWorld *world = icTest_Cantilever(&def, split, false);
+    if (!world) return 0;
+    for (int s = 0; s < 6; ++s) icWorld_Step(world, 1.0 / 60.0, NULL);
+    uint64_t h = hashWorld(world);
     icDestroyWorld(world);
     return h;
 }

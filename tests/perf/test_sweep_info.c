@@ -3,13 +3,13 @@
 // the kernel width, and that asking does not change what the steps compute.
 #include "test.h"
 
+#include "perf/cantilever.h"
+
 #include "xpbd/kernel.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-// A 12 x 3 x 3 cantilever of 6-tet cells, pinned at one end; withoutCells drops its cell data
-// (a mesh read from a file has none).
+// The perf cantilever in float with 2 workers.
 static icWorld *cantilever(icColouringScheme colouring, icProjection projection, icSimd simd,
                            bool withoutCells) {
     icWorldDef def = icDefaultWorldDef();
@@ -19,27 +19,7 @@ static icWorld *cantilever(icColouringScheme colouring, icProjection projection,
     def.precision = IC_PRECISION_FLOAT;
     def.simd = simd;
     def.workerCount = 2;
-    icWorld *world = icCreateWorld(&def);
-    icTetMesh mesh = {0};
-    int cells[3] = {12, 3, 3};
-    icGenerateBox(&mesh, icVec3_Make(1, 0.25, 0.25), cells, 6);
-    if (withoutCells) {
-        icFree(mesh.tetCell);
-        mesh.tetCell = NULL;
-        memset(mesh.cellCounts, 0, sizeof mesh.cellCounts);
-    }
-    icBodyId id;
-    icResult r = icWorld_CreateSoftBody(world, &mesh, NULL, &id, NULL);
-    icTetMesh_Destroy(&mesh);
-    icPinDef pin = icDefaultPinDef();
-    pin.boxMin = icVec3_Make(-1, -1, -1);
-    pin.boxMax = icVec3_Make(-0.499, 1, 1);
-    if (r == IC_OK) r = icBody_AddPin(world, id, &pin, NULL);
-    if (r != IC_OK) {
-        icDestroyWorld(world);
-        return NULL;
-    }
-    return world;
+    return icTest_Cantilever(&def, 6, withoutCells);
 }
 
 IC_TEST(perf, sweep_info_says_which_order_runs) {
