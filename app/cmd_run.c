@@ -251,12 +251,9 @@ static const char *fixed6(icReal value, char buffer[32]) {
     return buffer;
 }
 
-// Why the order that runs is not the one asked for (the layout's one fallback).
-static const char *fallbackReason(const icSweepInfo *sweep) {
-    return sweep->asked == IC_COLOURING_CELL
-               ? "not every body has hex cell data (generated meshes have it)"
-               : "not available for this model";
-}
+// Why the order that runs is not the one asked for: the layout's only fallback is "cell"
+// without hex cell data, which runs greedy (src/xpbd/layout.c).
+static const char s_cellFallback[] = "not every body has hex cell data (generated meshes have it)";
 
 // The XPBD sweep as it ran: order, arithmetic, kernel width, threads and colours.
 static void printSweep(const icSweepInfo *sweep) {
@@ -274,7 +271,7 @@ static void printSweep(const icSweepInfo *sweep) {
     if (sweep->overflowTets > 0) printf(", %d tets one by one", sweep->overflowTets);
     if (sweep->scheme == IC_COLOURING_PAIRS) printf(", %d tets paired", sweep->pairedTets);
     if (sweep->asked != sweep->scheme)
-        printf(" (asked: %s; %s)", icColouringName(sweep->asked), fallbackReason(sweep));
+        printf(" (asked: %s; %s)", icColouringName(sweep->asked), s_cellFallback);
     printf("\n");
 }
 
@@ -386,7 +383,7 @@ int icCli_Run(int argc, char **argv) {
     if (haveSweep && sweep.packed && sweep.asked != sweep.scheme)
         fprintf(stderr, "isochor run: note: \"colouring\": \"%s\" runs as \"%s\": %s\n",
                 icColouringName(sweep.asked), icColouringName(sweep.scheme),
-                fallbackReason(&sweep));
+                s_cellFallback);
 
     icRunSummary summary;
     installSignals();
