@@ -60,7 +60,8 @@ icResult icOneRing_AssemblePressure(const icCsr *J, const icReal *invMass, icCsr
 // Krylov solvers (spec 5.6). Both start at x = 0, or at alpha * guess when a guess (n) is
 // given, alpha minimising ||b - alpha A guess||_2 (one extra product; the first residual is
 // then never larger than ||b||, whatever the guess). They stop when ||r||_2 <= max(tolerance
-// ||b||_2, absoluteTolerance), after maxIterations, or on breakdown. guess may be x itself.
+// ||b||_2, absoluteTolerance), after maxIterations, on breakdown, or (MINRES) when the residual
+// can fall no further (leastSquares below). guess may be x itself.
 
 typedef struct icKrylovStats {
     int iterations;          ///< operator products in the iteration
@@ -69,6 +70,9 @@ typedef struct icKrylovStats {
     icReal residual;         ///< ||b - A x||_2 estimate at the end
     bool converged;
     bool breakdown;          ///< CG: p.Ap <= 0; MINRES: gamma = 0 (inconsistent system)
+    bool leastSquares;       ///< MINRES: stopped with ||A r|| <= 0.01 tolerance ||A|| ||r||:
+                             ///< b is (numerically) outside the range of A and x minimises
+                             ///< ||b - A x|| (residual above the tolerance, converged false)
 } icKrylovStats;
 
 /// MINRES (Paige-Saunders) for symmetric A. scale (n, may be NULL) applies symmetric Jacobi

@@ -155,6 +155,75 @@ IC_TEST(incomp, krylov_warm_start) {
     }
 }
 
+// Spec 5.5: with contacts the right-hand side may leave the range of A. MINRES then stops on
+// Paige and Saunders' ||A r|| test with the least-squares residual, long before its cap, and
+// still converges normally when the same system is consistent.
+IC_TEST(incomp, minres_stops_on_inconsistent_systems) {
+    enum { N = 120, NULLITY = 4 };
+    icTest_Seed(5);
+    // A = Q diag(lambda) Q^T, Q from Gram-Schmidt on random vectors; NULLITY zero eigenvalues and
+    // the rest from 1e-2 to 1 (condition number 100 on the range).
+    static icReal Q[N * N], A[N * N];
+    icReal lambda[N], b[N], x[N], coef[N];
+    for (int j = 0; j < N; ++j) {
+        icReal *q = Q + j * N;
+        for (int i = 0; i < N; ++i) q[i] = icTest_Uniform(-1, 1);
+        for (int pass = 0; pass < 2; ++pass)
+            for (int k = 0; k < j; ++k) {
+                icReal d = 0;
+                for (int i = 0; i < N; ++i) d += q[i] * Q[k * N + i];
+                for (int i = 0; i < N; ++i) q[i] -= d * Q[k * N + i];
+            }
+        icReal len = 0;
+        for (int i = 0; i < N; ++i) len += q[i] * q[i];
+        for (int i = 0; i < N; ++i) q[i] /= sqrt(len);
+        lambda[j] = j < NULLITY ? 0.0 : pow(1e-2, (icReal)(j - NULLITY) / (N - NULLITY - 1));
+    }
+    for (int r = 0; r < N; ++r)
+        for (int c = 0; c < N; ++c) {
+            icReal sum = 0;
+            for (int j = 0; j < N; ++j) sum += Q[j * N + r] * lambda[j] * Q[j * N + c];
+            A[r * N + c] = sum;
+        }
+    denseOp op = {N, A};
+    for (int consistent = 0; consistent < 2; ++consistent) {
+        // b's coefficients in the eigenbasis; its null part (norm nullNorm) is what no x removes.
+        icReal nullNorm = 0;
+        for (int j = 0; j < N; ++j) {
+            coef[j] = j < NULLITY ? (consistent ? 0.0 : 0.5) : icTest_Uniform(-1, 1);
+            if (j < NULLITY) nullNorm += coef[j] * coef[j];
+        }
+        nullNorm = sqrt(nullNorm);
+        for (int i = 0; i < N; ++i) {
+            b[i] = 0;
+            for (int j = 0; j < N; ++j) b[i] += coef[j] * Q[j * N + i];
+        }
+        icKrylovStats st;
+        int it = icMinres(N, denseApply, &op, NULL, b, NULL, x, 0.01, 0, N, NULL, &st);
+        icReal ax[N], rr = 0, bb = 0;
+        denseApply(&op, x, ax);
+        for (int i = 0; i < N; ++i) {
+            rr += (b[i] - ax[i]) * (b[i] - ax[i]);
+            bb += b[i] * b[i];
+        }
+        if (consistent) {
+            IC_CHECK_MSG(st.converged && !st.leastSquares && sqrt(rr) <= 0.0101 * sqrt(bb),
+                         "consistent: converged %d, least squares %d, residual %g of %g",
+                         st.converged, st.leastSquares, sqrt(rr), sqrt(bb));
+        } else {
+            // Stopped by the test, well before the Krylov space runs out, with the residual
+            // within 1e-3 of the least-squares minimum (the null part of b).
+            IC_CHECK_MSG(st.leastSquares && !st.converged && it < N / 2,
+                         "inconsistent: least squares %d, converged %d after %d iterations",
+                         st.leastSquares, st.converged, it);
+            IC_CHECK_MSG(sqrt(rr) <= 1.001 * nullNorm && sqrt(rr) >= nullNorm * (1 - 1e-12),
+                         "inconsistent: residual %.9g, least-squares minimum %.9g", sqrt(rr),
+                         nullNorm);
+            IC_CHECK_NEAR(st.residual, sqrt(rr), 1e-6 * nullNorm);
+        }
+    }
+}
+
 // U8: one position projection per iteration with exact solves converges quadratically.
 IC_TEST(incomp, position_projection_newton) {
     icTetMesh mesh = {0};
