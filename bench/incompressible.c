@@ -59,6 +59,8 @@ static icWorld *makeSphere(int cells, int variant, double height, bool gravity, 
     // IC_IMPLICIT_VELOCITY=0: the second half step without stiffness (delta = 0, spec 3.1 step 7).
     if (getenv("IC_IMPLICIT_VELOCITY"))
         d.implicitVelocitySolve = atoi(getenv("IC_IMPLICIT_VELOCITY")) != 0;
+    // IC_LOCAL_LAYERS=0: every Newton solve of eq. 1 on the whole mesh, as before 2026-11-22.
+    if (getenv("IC_LOCAL_LAYERS")) d.localNewtonLayers = atoi(getenv("IC_LOCAL_LAYERS"));
     icWorld_SetIncompressibleDef(w, &d);
     return w;
 }
@@ -239,6 +241,7 @@ static int tori(int count, int cells, double seconds) {
     d.maxStepMotion = 0.15; // as scenes/incompressible/tori_pile.json (no inverted tet on the way)
     if (getenv("IC_MAX_STEP_MOTION")) d.maxStepMotion = atof(getenv("IC_MAX_STEP_MOTION"));
     if (getenv("IC_WARM_START")) d.warmStart = atoi(getenv("IC_WARM_START")) != 0;
+    if (getenv("IC_LOCAL_LAYERS")) d.localNewtonLayers = atoi(getenv("IC_LOCAL_LAYERS"));
     icWorld_SetIncompressibleDef(w, &d);
     const double dt = 1.0 / 240;
     double worst = 0, pressure = 0, total = 0, contact = 0;

@@ -150,6 +150,9 @@ struct icPool;
 void icPressureSystem_SetPool(icPressureSystem *system, struct icPool *pool);
 /// Evaluates g, the Jacobi diagonal and the active unknowns (rows with A_kk > 0) at x.
 void icPressureSystem_Setup(icPressureSystem *system, const icReal *x);
+/// Turns off the rows with active[k] == 0 until the next Setup (their phat stays zero), e.g.
+/// rings of a sub-mesh whose tets are not all in it.
+void icPressureSystem_DeactivateRows(icPressureSystem *system, const unsigned char *active);
 /// Solves (J Pi M^-1 J^T) phat = rhs on the active unknowns (phat zero elsewhere) and
 /// returns the iteration count; constraints may be NULL; guess (n, may be NULL or phat
 /// itself) is the Krylov start, as above.
@@ -213,6 +216,10 @@ typedef struct icIncompressibleDef {
                                 ///< (spec 2.1, optional iteration), >= 1; default 5
     icReal positionTolerance;   ///< those iterations stop once every ring is within this
                                 ///< relative error of its (clamped) target, > 0; 1e-3
+    int localNewtonLayers;      ///< the later of those solves run on the rings more than half
+                                ///< positionTolerance off their target grown by this many
+                                ///< rings of neighbours (pressure zero outside; the whole mesh
+                                ///< when that is over half of it), >= 0, 0 = whole mesh; 3
     icReal maxStepMotion;       ///< adaptive substeps: no vertex moves more than this fraction
                                 ///< of the mean rest edge per substep (a CFL number), >= 0;
                                 ///< 0 = one substep per step; default 0.25

@@ -8,6 +8,7 @@
 #include "core/hash.h"
 #include "fem/fem_internal.h"
 #include "incompressible/incompressible_checkpoint.h"
+#include "incompressible/local_solve.h"
 #include "incompressible/obstacles.h"
 #include "incompressible/repulsion.h"
 #include "isochor/collision.h"
@@ -46,6 +47,7 @@ struct icIncompressibleCache {
     icReal *goal;          ///< (n) ring volumes eq. 1 aims for (lazily allocated)
     icReal *newton;        ///< (n x 3) one Newton correction of eq. 1
     icReal *newtonPressure; ///< (n) its scaled pressure, Pa s (lazily allocated)
+    icLocalSolve *localSolve; ///< the later Newton solves' sub-meshes (lazily created)
     icReal *f, *v0, *vstar, *vn, *xnew, *xmid, *b, *dv, *diagBlocks, *precond, *cgWork;
     icProximityPairs pairs;
     unsigned char *pairActive; ///< (pairs.count) pushed by the last repulsion
@@ -75,6 +77,7 @@ icIncompressibleDef icDefaultIncompressibleDef(void) {
     d.maxCGIterations = 500;
     d.positionNewtonIterations = 5;
     d.positionTolerance = 1e-3;
+    d.localNewtonLayers = 3;
     d.maxStepMotion = 0.25;
     d.maxSubsteps = 64;
     d.staticFriction = false;
@@ -112,6 +115,8 @@ static void freeBuilt(icIncompressibleCache *c) {
     icFree(c->goal);
     icFree(c->newton);
     icFree(c->newtonPressure);
+    icDestroyLocalSolve(c->localSolve);
+    c->localSolve = NULL;
     c->predictNormal = NULL;
     c->goal = c->newton = c->newtonPressure = NULL;
     icReal **arrays[] = {&c->f, &c->v0, &c->vstar,      &c->vn,      &c->xnew,  &c->xmid,
@@ -156,7 +161,7 @@ static bool defIsValid(const icIncompressibleDef *d) {
            isfinite(d->massDamping) && d->proximity > 0 && isfinite(d->proximity) &&
            d->cgTolerance > 0 && d->maxCGIterations >= 1 && d->positionNewtonIterations >= 1 &&
            d->positionTolerance > 0 && isfinite(d->positionTolerance) && d->maxStepMotion >= 0 &&
-           isfinite(d->maxStepMotion) && d->maxSubsteps >= 1;
+           isfinite(d->maxStepMotion) && d->maxSubsteps >= 1 && d->localNewtonLayers >= 0;
 }
 
 icResult icWorld_SetIncompressibleDef(icWorld *world, const icIncompressibleDef *def) {
@@ -522,6 +527,10 @@ static void filterContacts(const icIncompressibleCache *c, const icReal *base, i
 // from zero: their right-hand sides are what the earlier ones left, unlike last substep's. So does
 // the velocity projection: its pressure answers this substep's collisions, and seeding it with the
 // last one's cost iterations and inverted tets at 5 steps a frame.
+// The later Newton solves' seeds: rings more than this fraction of positionTolerance off their
+// goal (those near the tolerance join, so the next check does not find them just above it).
+#define LOCAL_SEED_FRACTION 0.5
+
 static icResult correctPositions(icIncompressibleCache *c, const icObstacleSet *obstacles,
                                  const icReal *x, icReal t1, icReal dt, icIncompressibleStats *st) {
     const icIncompressibleDef *d = &c->def;
@@ -576,11 +585,27 @@ static icResult correctPositions(icIncompressibleCache *c, const icObstacleSet *
                 if (e > worst) worst = e;
             }
         if (worst <= d->positionTolerance) break;
-        icPressureSystem_Setup(c->pressureSystem, c->xnew);
-        memset(c->newton, 0, sizeof(icReal) * 3 * (size_t)n);
-        st->positionIterations += icPressureSystem_CorrectPositions(
-            c->pressureSystem, &c->positionSet, &d->pressure, c->goal, c->ring, dt, 0, c->newton,
-            c->newtonPressure, false, &ks);
+        // On the rings still off their goal and a few around them (src/incompressible/
+        // local_solve.c); on the whole mesh when that is most of it.
+        int rings = n;
+        if (d->localNewtonLayers > 0) {
+            if (!c->localSolve && !(c->localSolve = icCreateLocalSolve(n, c->tets, c->T)))
+                return IC_ERR_OUT_OF_MEMORY;
+            int local = icLocalSolve_CorrectPositions(
+                c->localSolve, obstacles->world->model.pool, c->xnew, c->invMass, c->target,
+                c->goal, c->ring, LOCAL_SEED_FRACTION * d->positionTolerance, d->localNewtonLayers,
+                n / 2, &c->positionSet, &d->pressure, dt, c->newton, c->newtonPressure, &rings,
+                &ks);
+            if (local < 0) return IC_ERR_OUT_OF_MEMORY;
+            st->positionIterations += local;
+        }
+        if (rings > n / 2) {
+            icPressureSystem_Setup(c->pressureSystem, c->xnew);
+            memset(c->newton, 0, sizeof(icReal) * 3 * (size_t)n);
+            st->positionIterations += icPressureSystem_CorrectPositions(
+                c->pressureSystem, &c->positionSet, &d->pressure, c->goal, c->ring, dt, 0,
+                c->newton, c->newtonPressure, false, &ks);
+        }
         st->positionNewtonIterations++;
         for (int k = 0; k < n; ++k) total[k] += c->newtonPressure[k];
         for (int k = 0; k < 3 * n; ++k) {

@@ -234,6 +234,11 @@ void icPressureSystem_Setup(icPressureSystem *s, const icReal *x) {
     }
 }
 
+void icPressureSystem_DeactivateRows(icPressureSystem *s, const unsigned char *active) {
+    for (int k = 0; k < s->n; ++k)
+        if (!active[k]) s->invDiag[k] = s->scale[k] = 0.0;
+}
+
 // ---------------------------------------------------------------------------------------
 // J^T and J by vertex ranges: each range is owned by one worker, which walks the tets
 // touching it in tet order and adds into its own vertices only. Every sum is then the one of

@@ -80,6 +80,8 @@ uint64_t icWorld_HashModel(const icWorld *world) {
         if (in.staticFriction) h = icHash_Word(h, 1);
         // Likewise only when off (the default is on).
         if (!in.warmStart) h = icHash_Word(h, 2);
+        // Likewise only when not the default 3.
+        if (in.localNewtonLayers != 3) h = icHash_Word(h, 3 + (uint64_t)in.localNewtonLayers);
     }
 
     size_t nv = (size_t)m->vertexCount, nt = (size_t)m->tetCount;
