@@ -241,6 +241,7 @@ typedef struct icIncompressibleStats {
     int positionIterations;       ///< Krylov iterations of eq. 1 (all its Newton iterations, and
                                   ///< the product that weighs a warm start)
     int positionNewtonIterations; ///< Newton iterations of eq. 1 taken
+    int localNewtonSolves;        ///< of them, those solved on a sub-mesh (localNewtonLayers)
     int substeps;            ///< substeps the step was split into (sums and maxima above
                              ///< are over all of them)
     int velocityIterations;  ///< Krylov iterations of eq. 2

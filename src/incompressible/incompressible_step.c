@@ -513,6 +513,10 @@ static void filterContacts(const icIncompressibleCache *c, const icReal *base, i
     }
 }
 
+// The later Newton solves' seeds: rings more than this fraction of positionTolerance off their
+// goal (those near the tolerance join, so the next check does not find them just above it).
+#define LOCAL_SEED_FRACTION 0.5
+
 // Eq. 1 at x^n moves the rings to V(x^n) + clamp(e) to first order; with large steps (an impact
 // moves nodes a good part of an element) that leaves errors of several percent. Further Newton
 // iterations (spec 2.1) solve A(y) q = (goal - V(y)) / dt at the newest end positions y with the
@@ -527,10 +531,6 @@ static void filterContacts(const icIncompressibleCache *c, const icReal *base, i
 // from zero: their right-hand sides are what the earlier ones left, unlike last substep's. So does
 // the velocity projection: its pressure answers this substep's collisions, and seeding it with the
 // last one's cost iterations and inverted tets at 5 steps a frame.
-// The later Newton solves' seeds: rings more than this fraction of positionTolerance off their
-// goal (those near the tolerance join, so the next check does not find them just above it).
-#define LOCAL_SEED_FRACTION 0.5
-
 static icResult correctPositions(icIncompressibleCache *c, const icObstacleSet *obstacles,
                                  const icReal *x, icReal t1, icReal dt, icIncompressibleStats *st) {
     const icIncompressibleDef *d = &c->def;
@@ -598,6 +598,7 @@ static icResult correctPositions(icIncompressibleCache *c, const icObstacleSet *
                 &ks);
             if (local < 0) return IC_ERR_OUT_OF_MEMORY;
             st->positionIterations += local;
+            st->localNewtonSolves += rings > 0 && rings <= n / 2;
         }
         if (rings > n / 2) {
             icPressureSystem_Setup(c->pressureSystem, c->xnew);
@@ -687,6 +688,7 @@ icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr,
         r = stepOnce(world, c, h, &st);
         total.positionIterations += st.positionIterations;
         total.positionNewtonIterations += st.positionNewtonIterations;
+        total.localNewtonSolves += st.localNewtonSolves;
         total.velocityIterations += st.velocityIterations;
         total.forceIterations += st.forceIterations;
         total.objectContacts = st.objectContacts;

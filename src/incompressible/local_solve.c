@@ -9,7 +9,6 @@
 #include "local_solve.h"
 
 #include "core/core.h"
-#include "core/pool.h"
 
 #include <math.h>
 #include <string.h>
