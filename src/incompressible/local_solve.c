@@ -20,8 +20,6 @@ icLocalSolve *icCreateLocalSolve(int n, const int *tets, int T) {
     s->tetCount = T;
     s->tets = tets;
     size_t N = (size_t)n;
-    s->ringStart = IC_ALLOC_ZERO(int, N + 1);
-    s->ringTets = IC_ALLOC(int, 4 * (size_t)T + 1);
     s->localOf = IC_ALLOC(int, N);
     s->globalOf = IC_ALLOC(int, N);
     s->queue = IC_ALLOC(int, N);
@@ -35,26 +33,21 @@ icLocalSolve *icCreateLocalSolve(int n, const int *tets, int T) {
     s->subRing = IC_ALLOC(icReal, N);
     s->subPhat = IC_ALLOC(icReal, N);
     s->active = IC_ALLOC(unsigned char, N);
-    if (!s->ringStart || !s->ringTets || !s->localOf || !s->globalOf || !s->queue || !s->inDomain ||
-        !s->tetIn || !s->subTets || !s->subInvMass || !s->subX || !s->subW || !s->subGoal ||
-        !s->subRing || !s->subPhat || !s->active) {
+    // The mesh view reads only the counts and tets.
+    icTetMesh view = {.vertexCount = n, .tetCount = T, .tets = (int *)tets};
+    if (icTetMesh_VertexTets(&view, &s->rings) != IC_OK || !s->localOf || !s->globalOf ||
+        !s->queue || !s->inDomain || !s->tetIn || !s->subTets || !s->subInvMass || !s->subX ||
+        !s->subW || !s->subGoal || !s->subRing || !s->subPhat || !s->active) {
         icDestroyLocalSolve(s);
         return NULL;
     }
-    for (int t = 0; t < T; ++t)
-        for (int a = 0; a < 4; ++a) s->ringStart[tets[4 * t + a] + 1]++;
-    for (int v = 0; v < n; ++v) s->ringStart[v + 1] += s->ringStart[v];
-    for (int v = 0; v < n; ++v) s->queue[v] = s->ringStart[v];
-    for (int t = 0; t < T; ++t)
-        for (int a = 0; a < 4; ++a) s->ringTets[s->queue[tets[4 * t + a]]++] = t;
     for (int v = 0; v < n; ++v) s->localOf[v] = -1;
     return s;
 }
 
 void icDestroyLocalSolve(icLocalSolve *s) {
     if (!s) return;
-    icFree(s->ringStart);
-    icFree(s->ringTets);
+    icAdjacency_Destroy(&s->rings);
     icFree(s->localOf);
     icFree(s->globalOf);
     icFree(s->queue);
@@ -87,8 +80,8 @@ static int growDomain(icLocalSolve *s, const icReal *target, const icReal *goal,
         int end = count;
         for (int q = begin; q < end; ++q) {
             int k = s->queue[q];
-            for (int i = s->ringStart[k]; i < s->ringStart[k + 1]; ++i) {
-                const int *tv = s->tets + 4 * s->ringTets[i];
+            for (int i = s->rings.offsets[k]; i < s->rings.offsets[k + 1]; ++i) {
+                const int *tv = s->tets + 4 * s->rings.indices[i];
                 for (int a = 0; a < 4; ++a)
                     if (!s->inDomain[tv[a]]) {
                         s->inDomain[tv[a]] = 1;
@@ -142,7 +135,8 @@ int icLocalSolve_CorrectPositions(icLocalSolve *s, struct icPool *pool, const ic
     // operators' vertex ranges keep their locality).
     for (int q = 0; q < rings; ++q) {
         int k = s->queue[q];
-        for (int i = s->ringStart[k]; i < s->ringStart[k + 1]; ++i) s->tetIn[s->ringTets[i]] = 1;
+        for (int i = s->rings.offsets[k]; i < s->rings.offsets[k + 1]; ++i)
+            s->tetIn[s->rings.indices[i]] = 1;
     }
     for (int t = 0; t < T; ++t)
         if (s->tetIn[t])
@@ -190,7 +184,8 @@ int icLocalSolve_CorrectPositions(icLocalSolve *s, struct icPool *pool, const ic
     for (int q = 0; q < rings; ++q) {
         int k = s->queue[q];
         s->inDomain[k] = 0;
-        for (int i = s->ringStart[k]; i < s->ringStart[k + 1]; ++i) s->tetIn[s->ringTets[i]] = 0;
+        for (int i = s->rings.offsets[k]; i < s->rings.offsets[k + 1]; ++i)
+            s->tetIn[s->rings.indices[i]] = 0;
     }
     return it;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "isochor/incompressible.h"
+#include "isochor/mesh.h"
 
 struct icPool;
 
@@ -11,8 +12,7 @@ struct icPool;
 typedef struct icLocalSolve {
     int n, tetCount;
     const int *tets;         ///< (tetCount x 4) borrowed
-    int *ringStart;          ///< (n + 1) vertex -> incident tets
-    int *ringTets;           ///< (4 tetCount)
+    icAdjacency rings;       ///< vertex -> incident tets
     int *localOf;            ///< (n) index in the sub-mesh, -1 outside
     int *globalOf;           ///< (n) sub-mesh vertex -> mesh vertex
     int *queue;              ///< (n) breadth-first search
