@@ -16,7 +16,7 @@
 //   "recovery_time": 0,            Dtau, s, >= 0 (0 = no clamp)
 //   "volumetric_scale": 0,         fraction of lambda kept in the elastic forces, [0, 1]
 //   "mass_damping": 0,             1/s, >= 0
-//   "implicit_velocity_solve": false,  stiffness in the second half step too
+//   "implicit_velocity_solve": true,  stiffness in the second half step too
 //   "contact_in_force_solve": false,   contact normals also filter the first half step
 //   "self_contact": false,         proximity pairs as pressure constraints
 //   "proximity": 0.005,            their distance, m, > 0
