@@ -193,7 +193,7 @@ static double bytesPerSweep(const icModel *m) {
 }
 
 static const char *schemeName(const icXpbdLayout *L) {
-    return icColouringName(L->cells ? IC_COLOURING_CELL : L->pairs ? IC_COLOURING_PAIRS : IC_COLOURING_GREEDY);
+    return icColouringName(icXpbdLayout_RunningScheme(L));
 }
 
 // ---------------------------------------------------------------- results and the plot

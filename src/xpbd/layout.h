@@ -92,6 +92,11 @@ typedef struct icXpbdLayout {
     icXpbdProfile profile;
 } icXpbdLayout;
 
+/// The order the layout runs (scheme is the one asked for).
+static inline icColouringScheme icXpbdLayout_RunningScheme(const icXpbdLayout *L) {
+    return L->cells ? IC_COLOURING_CELL : (L->pairs ? IC_COLOURING_PAIRS : IC_COLOURING_GREEDY);
+}
+
 /// Blocks a worker gets at least from one colour of a one-chunk mesh (default 24): tests
 /// set 1 so that small meshes exercise the threads. Results do not depend on it.
 void icXpbd_SetParallelGrain(int blocks);

@@ -54,8 +54,7 @@ icResult icWorld_GetSweepInfo(icWorld *world, icSweepInfo *info) {
         info->colours = m->colouring.colourCount;
         return IC_OK;
     }
-    info->scheme =
-        L->cells ? IC_COLOURING_CELL : (L->pairs ? IC_COLOURING_PAIRS : IC_COLOURING_GREEDY);
+    info->scheme = icXpbdLayout_RunningScheme(L);
     info->colours = L->colourCount;
     info->chunks = L->chunkCount;
     info->phases = L->phaseCount;
