@@ -24,6 +24,14 @@ static const char *const s_names[] = {"one-ring", "fem nu=0.45", "fem nu=0.499"}
 static const double R = 0.1, FPS = 24;
 static double MU = 1e4, DROP_HEIGHT = 0.85;
 
+// IC_VELOCITY_PROJECTION=midpoint: eq. 2 at step 6 of the paper's list, for comparisons (the
+// default runs it at the end of the substep).
+static icVelocityProjection velocityProjectionFromEnv(void) {
+    return strcmp(getenv("IC_VELOCITY_PROJECTION"), "midpoint") == 0
+               ? IC_VELOCITY_PROJECTION_MIDPOINT
+               : IC_VELOCITY_PROJECTION_END;
+}
+
 static icWorld *makeSphere(int cells, int variant, double height, bool gravity, int workers) {
     icWorldDef wd = icDefaultWorldDef();
     wd.solver = IC_SOLVER_INCOMPRESSIBLE;
@@ -61,6 +69,7 @@ static icWorld *makeSphere(int cells, int variant, double height, bool gravity, 
         d.implicitVelocitySolve = atoi(getenv("IC_IMPLICIT_VELOCITY")) != 0;
     // IC_LOCAL_LAYERS=0: every Newton solve of eq. 1 on the whole mesh, as before 2026-11-22.
     if (getenv("IC_LOCAL_LAYERS")) d.localNewtonLayers = atoi(getenv("IC_LOCAL_LAYERS"));
+    if (getenv("IC_VELOCITY_PROJECTION")) d.velocityProjection = velocityProjectionFromEnv();
     icWorld_SetIncompressibleDef(w, &d);
     return w;
 }
@@ -242,6 +251,7 @@ static int tori(int count, int cells, double seconds) {
     if (getenv("IC_MAX_STEP_MOTION")) d.maxStepMotion = atof(getenv("IC_MAX_STEP_MOTION"));
     if (getenv("IC_WARM_START")) d.warmStart = atoi(getenv("IC_WARM_START")) != 0;
     if (getenv("IC_LOCAL_LAYERS")) d.localNewtonLayers = atoi(getenv("IC_LOCAL_LAYERS"));
+    if (getenv("IC_VELOCITY_PROJECTION")) d.velocityProjection = velocityProjectionFromEnv();
     icWorld_SetIncompressibleDef(w, &d);
     const double dt = 1.0 / 240;
     double worst = 0, pressure = 0, total = 0, contact = 0;

@@ -193,6 +193,21 @@ typedef struct icMovingPlaneDef {
 
 icMovingPlaneDef icDefaultMovingPlaneDef(void);
 
+/// Where the velocity projection (eq. 2) runs in a substep of spec 3.1's scheme. The paper
+/// allows any point (it is a static projection); where it runs decides which velocity is
+/// carried to the next substep.
+typedef enum icVelocityProjection {
+    /// After the extrapolation (step 8), on v^{n+1} at x^{n+1} with step 5's contacts: the
+    /// carried velocity is divergence free, and the next substep's eq. 1 reuses the pressure
+    /// operators it set up. Default: the unbalanced elastic impulse of the velocity half step
+    /// (step 7, doubled by the extrapolation) no longer rides on contact vertices as sliding
+    /// speed that eq. 1 takes back, so the CFL substeps fall (docs/results.md).
+    IC_VELOCITY_PROJECTION_END = 0,
+    /// Step 6 of the paper's list: on the post-collision time-n velocity at the midpoint
+    /// x^{n+1/2} (as the public PhysBAM code), before the velocity half step.
+    IC_VELOCITY_PROJECTION_MIDPOINT,
+} icVelocityProjection;
+
 /// Settings of the incompressible world solver.
 typedef struct icIncompressibleDef {
     icPressureDef pressure;     ///< both pressure solves
@@ -232,6 +247,8 @@ typedef struct icIncompressibleDef {
                                 ///< frictionless slide at 20 deg, mu 0.6). Colliders stay kinetic.
     bool warmStart;             ///< the first eq. 1 solve of a substep starts from the last
                                 ///< substep's eq. 1 pressure (same tolerance); default true
+    icVelocityProjection velocityProjection; ///< where eq. 2 runs; default
+                                             ///< IC_VELOCITY_PROJECTION_END
 } icIncompressibleDef;
 
 icIncompressibleDef icDefaultIncompressibleDef(void);

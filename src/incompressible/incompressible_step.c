@@ -54,6 +54,7 @@ struct icIncompressibleCache {
     int pairActiveCapacity;
     icReal restVolume;
     icReal meanEdge; ///< mean rest edge length, m (0 until computed)
+    bool systemAtXnew; ///< pressureSystem was last set up at the positions now in xnew
 };
 
 static double nowMs(void) {
@@ -82,6 +83,7 @@ icIncompressibleDef icDefaultIncompressibleDef(void) {
     d.maxSubsteps = 64;
     d.staticFriction = false;
     d.warmStart = true;
+    d.velocityProjection = IC_VELOCITY_PROJECTION_END;
     return d;
 }
 
@@ -161,7 +163,9 @@ static bool defIsValid(const icIncompressibleDef *d) {
            isfinite(d->massDamping) && d->proximity > 0 && isfinite(d->proximity) &&
            d->cgTolerance > 0 && d->maxCGIterations >= 1 && d->positionNewtonIterations >= 1 &&
            d->positionTolerance > 0 && isfinite(d->positionTolerance) && d->maxStepMotion >= 0 &&
-           isfinite(d->maxStepMotion) && d->maxSubsteps >= 1 && d->localNewtonLayers >= 0;
+           isfinite(d->maxStepMotion) && d->maxSubsteps >= 1 && d->localNewtonLayers >= 0 &&
+           (d->velocityProjection == IC_VELOCITY_PROJECTION_END ||
+            d->velocityProjection == IC_VELOCITY_PROJECTION_MIDPOINT);
 }
 
 icResult icWorld_SetIncompressibleDef(icWorld *world, const icIncompressibleDef *def) {
@@ -310,6 +314,7 @@ static icResult build(icWorld *world, icIncompressibleCache *c) {
     c->pressureSystem = icCreatePressureSystem(n, c->tets, T, c->invMass);
     if (!c->pressureSystem) return IC_ERR_OUT_OF_MEMORY;
     icPressureSystem_SetPool(c->pressureSystem, m->pool);
+    c->systemAtXnew = false;
     c->restVolume = icOneRing_Volumes(m->restPositions, n, c->tets, T, c->target);
     c->revision = m->revision;
     c->built = true;
@@ -543,7 +548,11 @@ static icResult correctPositions(icIncompressibleCache *c, const icObstacleSet *
     }
     icReal *total = c->positionPressure;
     icKrylovStats ks;
-    icPressureSystem_Setup(c->pressureSystem, x);
+    // The end-of-substep velocity projection left the operators set up at x^{n+1} of the last
+    // substep, which is this one's x^n unless the caller moved the state since.
+    if (!c->systemAtXnew || memcmp(x, c->xnew, sizeof(icReal) * 3 * (size_t)n) != 0)
+        icPressureSystem_Setup(c->pressureSystem, x);
+    c->systemAtXnew = false;
     icOneRing_Volumes(x, n, c->tets, c->T, c->ring);
     for (int k = 0; k < n; ++k) {
         icReal e = c->target[k] - c->ring[k];
@@ -748,6 +757,28 @@ static void findSticking(icIncompressibleCache *c, const icObstacleSet *obstacle
     }
 }
 
+// Eq. 2 on v at the configuration x with step 5's contacts (velocitySet); the pressure output and
+// the contacts' share of its impulse (what the unconstrained correction would have pushed into the
+// obstacle: the constraint's reaction, for friction).
+static void projectVelocity(icIncompressibleCache *c, const icReal *x, icReal *v, icReal dt,
+                            icIncompressibleStats *st) {
+    double tp = nowMs();
+    icKrylovStats ks;
+    int n = c->n;
+    icPressureSystem_Setup(c->pressureSystem, x);
+    st->velocityIterations += icPressureSystem_ProjectVelocity(
+        c->pressureSystem, &c->velocitySet, &c->def.pressure, v, c->pressure, &ks);
+    if (st->objectContacts > 0 && c->newton) {
+        icPressureSystem_Correction(c->pressureSystem, NULL, 1, c->pressure, c->newton);
+        for (int k = 0; k < n; ++k) {
+            icReal into = -icVec3_Dot(c->contactNormal[k], icVec3_Load(c->newton, k));
+            if (into > 0) c->impulse[k] += into;
+        }
+    }
+    for (int k = 0; k < n; ++k) c->pressure[k] /= dt; // phat = dt p (spec 2)
+    st->pressureMs += nowMs() - tp;
+}
+
 // One substep of seed 003's scheme (spec 3.1 steps 1-8).
 static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
                          icIncompressibleStats *stOut) {
@@ -762,7 +793,6 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     icReal h = 0.5 * dt, t1 = s->time + dt;
     icVec3 gravity = m->def.gravity;
     const icIncompressibleDef *d = &c->def;
-    icKrylovStats ks;
 
     // Kinematic vertices move with their pins: their velocity over the step.
     memcpy(c->v0, s->v, bytes);
@@ -859,25 +889,10 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
         return r;
     st.contactMs += nowMs() - tc;
 
-    // 6. Velocity projection (eq. 2) at the midpoint configuration.
-    tp = nowMs();
+    // 6. Velocity projection (eq. 2) at the midpoint configuration, where the paper's list has it.
     for (int k = 0; k < 3 * n; ++k) c->xmid[k] = 0.5 * (s->x[k] + c->xnew[k]);
-    if (d->projections) icPressureSystem_Setup(c->pressureSystem, c->xmid);
-    if (d->projections) {
-        st.velocityIterations = icPressureSystem_ProjectVelocity(
-            c->pressureSystem, &c->velocitySet, &d->pressure, c->vn, c->pressure, &ks);
-        // The contacts' share of the pressure impulse: what the unconstrained correction would have
-        // pushed into the obstacle (the constraint's reaction), for friction.
-        if (st.objectContacts > 0 && c->newton) {
-            icPressureSystem_Correction(c->pressureSystem, NULL, 1, c->pressure, c->newton);
-            for (int v = 0; v < n; ++v) {
-                icReal into = -icVec3_Dot(c->contactNormal[v], icVec3_Load(c->newton, v));
-                if (into > 0) c->impulse[v] += into;
-            }
-        }
-    }
-    for (int v = 0; v < n; ++v) c->pressure[v] /= dt; // phat = dt p (spec 2)
-    st.pressureMs += nowMs() - tp;
+    bool atEnd = d->velocityProjection == IC_VELOCITY_PROJECTION_END;
+    if (d->projections && !atEnd) projectVelocity(c, c->xmid, c->vn, dt, &st);
 
     // 7. Half step for the velocity at the midpoint, contact normals filtered; 8. extrapolate.
     te = nowMs();
@@ -887,6 +902,12 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     filterContacts(c, c->vn, c->vstar, c->impulse, 2);
     for (int k = 0; k < 3 * n; ++k) c->vstar[k] = 2 * c->vstar[k] - c->vn[k];
     st.elasticMs += nowMs() - te;
+    // 6'. Or eq. 2 on v^{n+1} at x^{n+1} (IC_VELOCITY_PROJECTION_END), before friction reads the
+    // contacts' impulse.
+    if (d->projections && atEnd) {
+        projectVelocity(c, c->xnew, c->vstar, dt, &st);
+        c->systemAtXnew = true;
+    }
     // 9. Friction with the normal impulse of the whole step.
     icObstacles_ApplyFriction(n, c->contactNormal, c->hits, c->impulse, c->vstar);
     // 9. Close pairs leave the step without approaching.

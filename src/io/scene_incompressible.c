@@ -30,10 +30,14 @@
 //                                  substep, >= 0 (0 = no substeps)
 //   "max_substeps": 64,            integer >= 1
 //   "static_friction": false,      contacts with planes that friction stopped stick
-//   "warm_start": true             the first eq. 1 solve starts from the last pressure
+//   "warm_start": true,            the first eq. 1 solve starts from the last pressure
+//   "velocity_projection": "end"   where eq. 2 runs: "end" (on v^{n+1} at x^{n+1}) |
+//                                  "midpoint" (step 6 of the paper's list)
 // }
 
 static const char *const s_pressureSolvers[] = {"minres", "cg"};
+// In icVelocityProjection's order.
+static const char *const s_velocityProjections[] = {"end", "midpoint"};
 
 icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, const char *path,
                                     icSceneSolver *s) {
@@ -61,6 +65,7 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
                                        "max_substeps",
                                        "static_friction",
                                        "warm_start",
+                                       "velocity_projection",
                                        NULL};
     icResult e = icSceneReader_CheckObject(r, item, path, keys);
     if (e != IC_OK) return e;
@@ -114,5 +119,11 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
         return e;
     if ((e = icSceneReader_Bool(r, item, path, "static_friction", &d->staticFriction)) != IC_OK)
         return e;
-    return icSceneReader_Bool(r, item, path, "warm_start", &d->warmStart);
+    if ((e = icSceneReader_Bool(r, item, path, "warm_start", &d->warmStart)) != IC_OK) return e;
+    int where = (int)d->velocityProjection;
+    if ((e = icSceneReader_Enum(r, item, path, "velocity_projection", s_velocityProjections, 2,
+                                &where)) != IC_OK)
+        return e;
+    d->velocityProjection = (icVelocityProjection)where;
+    return IC_OK;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The XPBD solver keys that pick how the sweeps run (precision, simd, workers, colouring): good values
-// reach the world def, bad ones give the exact result code, JSON path and line, and a scene
+// The XPBD solver keys that pick how the sweeps run (precision, simd, workers, colouring): good
+// values reach the world def, bad ones give the exact result code, JSON path and line, and a scene
 // run with any worker count or SIMD level gives the same bits. Also the incompressible
-// solver's warm_start.
+// solver's warm_start and velocity_projection.
 #include "test.h"
 
 #include "isochor/incompressible.h"
@@ -192,6 +192,37 @@ IC_TEST(io, scene_incompressible_warm_start_key) {
     IC_CHECK_RESULT(diag.code, IC_ERR_BAD_VALUE);
     IC_CHECK_INT(diag.line, 3);
     const char *expected = "solver.warm_start: expected true or false, got a number";
+    IC_CHECK_MSG(strncmp(diag.message, expected, strlen(expected)) == 0,
+                 "message '%s' should start with '%s'", diag.message, expected);
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}
+
+// The incompressible solver's velocity_projection key: "end" by default, "midpoint" when asked, and
+// any other name refused with the list of names, the key's path and its line.
+IC_TEST(io, scene_incompressible_velocity_projection_key) {
+    int64_t bytes = icGetByteCount();
+    static const struct {
+        const char *keys;
+        icVelocityProjection where;
+    } cases[] = {{"", IC_VELOCITY_PROJECTION_END},
+                 {", \"velocity_projection\": \"end\"", IC_VELOCITY_PROJECTION_END},
+                 {", \"velocity_projection\": \"midpoint\"", IC_VELOCITY_PROJECTION_MIDPOINT}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        icScene scene;
+        icDiagnostic diag;
+        bool ok = loadIncompressible(cases[i].keys, &scene, &diag);
+        IC_CHECK_MSG(ok, "'%s': %s", cases[i].keys, diag.message);
+        if (!ok) continue;
+        IC_CHECK_MSG(icWorld_GetIncompressibleDef(scene.world).velocityProjection == cases[i].where,
+                     "'%s'", cases[i].keys);
+        icScene_Destroy(&scene);
+    }
+    icScene scene;
+    icDiagnostic diag;
+    IC_CHECK(!loadIncompressible(",\n \"velocity_projection\": \"start\"", &scene, &diag));
+    IC_CHECK_RESULT(diag.code, IC_ERR_BAD_VALUE);
+    IC_CHECK_INT(diag.line, 3);
+    const char *expected = "solver.velocity_projection: 'start' is not one of end, midpoint";
     IC_CHECK_MSG(strncmp(diag.message, expected, strlen(expected)) == 0,
                  "message '%s' should start with '%s'", diag.message, expected);
     IC_CHECK_INT(icGetByteCount(), bytes);
