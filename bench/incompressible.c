@@ -24,12 +24,14 @@ static const char *const s_names[] = {"one-ring", "fem nu=0.45", "fem nu=0.499"}
 static const double R = 0.1, FPS = 24;
 static double MU = 1e4, DROP_HEIGHT = 0.85;
 
-// IC_VELOCITY_PROJECTION=midpoint: eq. 2 at step 6 of the paper's list, for comparisons (the
-// default runs it at the end of the substep).
+// IC_VELOCITY_PROJECTION=midpoint|end: where eq. 2 runs, for comparisons (default auto: at the end
+// of the substep without self contact, at step 6 of the paper's list with it).
 static icVelocityProjection velocityProjectionFromEnv(void) {
-    return strcmp(getenv("IC_VELOCITY_PROJECTION"), "midpoint") == 0
+    const char *where = getenv("IC_VELOCITY_PROJECTION");
+    return strcmp(where, "midpoint") == 0
                ? IC_VELOCITY_PROJECTION_MIDPOINT
-               : IC_VELOCITY_PROJECTION_END;
+               : (strcmp(where, "end") == 0 ? IC_VELOCITY_PROJECTION_END
+                                            : IC_VELOCITY_PROJECTION_AUTO);
 }
 
 static icWorld *makeSphere(int cells, int variant, double height, bool gravity, int workers) {

@@ -197,12 +197,15 @@ icMovingPlaneDef icDefaultMovingPlaneDef(void);
 /// allows any point (it is a static projection); where it runs decides which velocity is
 /// carried to the next substep.
 typedef enum icVelocityProjection {
+    /// END without self contact, MIDPOINT with it (default). END made a pile of tori with self
+    /// contact blow up (docs/results.md); without proximity pairs it was stable in every scene.
+    IC_VELOCITY_PROJECTION_AUTO = 0,
     /// After the extrapolation (step 8), on v^{n+1} at x^{n+1} with step 5's contacts: the
     /// carried velocity is divergence free, and the next substep's eq. 1 reuses the pressure
-    /// operators it set up. Default: the unbalanced elastic impulse of the velocity half step
-    /// (step 7, doubled by the extrapolation) no longer rides on contact vertices as sliding
-    /// speed that eq. 1 takes back, so the CFL substeps fall (docs/results.md).
-    IC_VELOCITY_PROJECTION_END = 0,
+    /// operators it set up. The velocity half step's elastic impulse (doubled by the
+    /// extrapolation) then no longer rides on contact vertices as sliding speed that eq. 1 takes
+    /// back: a resting body rests, and the CFL substeps fall (docs/results.md).
+    IC_VELOCITY_PROJECTION_END,
     /// Step 6 of the paper's list: on the post-collision time-n velocity at the midpoint
     /// x^{n+1/2} (as the public PhysBAM code), before the velocity half step.
     IC_VELOCITY_PROJECTION_MIDPOINT,
@@ -248,7 +251,7 @@ typedef struct icIncompressibleDef {
     bool warmStart;             ///< the first eq. 1 solve of a substep starts from the last
                                 ///< substep's eq. 1 pressure (same tolerance); default true
     icVelocityProjection velocityProjection; ///< where eq. 2 runs; default
-                                             ///< IC_VELOCITY_PROJECTION_END
+                                             ///< IC_VELOCITY_PROJECTION_AUTO
 } icIncompressibleDef;
 
 icIncompressibleDef icDefaultIncompressibleDef(void);

@@ -83,7 +83,7 @@ icIncompressibleDef icDefaultIncompressibleDef(void) {
     d.maxSubsteps = 64;
     d.staticFriction = false;
     d.warmStart = true;
-    d.velocityProjection = IC_VELOCITY_PROJECTION_END;
+    d.velocityProjection = IC_VELOCITY_PROJECTION_AUTO;
     return d;
 }
 
@@ -164,7 +164,8 @@ static bool defIsValid(const icIncompressibleDef *d) {
            d->cgTolerance > 0 && d->maxCGIterations >= 1 && d->positionNewtonIterations >= 1 &&
            d->positionTolerance > 0 && isfinite(d->positionTolerance) && d->maxStepMotion >= 0 &&
            isfinite(d->maxStepMotion) && d->maxSubsteps >= 1 && d->localNewtonLayers >= 0 &&
-           (d->velocityProjection == IC_VELOCITY_PROJECTION_END ||
+           (d->velocityProjection == IC_VELOCITY_PROJECTION_AUTO ||
+            d->velocityProjection == IC_VELOCITY_PROJECTION_END ||
             d->velocityProjection == IC_VELOCITY_PROJECTION_MIDPOINT);
 }
 
@@ -891,7 +892,8 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
 
     // 6. Velocity projection (eq. 2) at the midpoint configuration, where the paper's list has it.
     for (int k = 0; k < 3 * n; ++k) c->xmid[k] = 0.5 * (s->x[k] + c->xnew[k]);
-    bool atEnd = d->velocityProjection == IC_VELOCITY_PROJECTION_END;
+    bool atEnd = d->velocityProjection == IC_VELOCITY_PROJECTION_END ||
+                 (d->velocityProjection == IC_VELOCITY_PROJECTION_AUTO && !d->selfContact);
     if (d->projections && !atEnd) projectVelocity(c, c->xmid, c->vn, dt, &st);
 
     // 7. Half step for the velocity at the midpoint, contact normals filtered; 8. extrapolate.
@@ -902,7 +904,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     filterContacts(c, c->vn, c->vstar, c->impulse, 2);
     for (int k = 0; k < 3 * n; ++k) c->vstar[k] = 2 * c->vstar[k] - c->vn[k];
     st.elasticMs += nowMs() - te;
-    // 6'. Or eq. 2 on v^{n+1} at x^{n+1} (IC_VELOCITY_PROJECTION_END), before friction reads the
+    // 6'. Or eq. 2 on v^{n+1} at x^{n+1} (icVelocityProjection), before friction reads the
     // contacts' impulse.
     if (d->projections && atEnd) {
         projectVelocity(c, c->xnew, c->vstar, dt, &st);

@@ -31,13 +31,14 @@
 //   "max_substeps": 64,            integer >= 1
 //   "static_friction": false,      contacts with planes that friction stopped stick
 //   "warm_start": true,            the first eq. 1 solve starts from the last pressure
-//   "velocity_projection": "end"   where eq. 2 runs: "end" (on v^{n+1} at x^{n+1}) |
-//                                  "midpoint" (step 6 of the paper's list)
+//   "velocity_projection": "auto"  where eq. 2 runs: "end" (on v^{n+1} at x^{n+1}) |
+//                                  "midpoint" (step 6 of the paper's list) | "auto" (end
+//                                  without self_contact, midpoint with it)
 // }
 
 static const char *const s_pressureSolvers[] = {"minres", "cg"};
 // In icVelocityProjection's order.
-static const char *const s_velocityProjections[] = {"end", "midpoint"};
+static const char *const s_velocityProjections[] = {"auto", "end", "midpoint"};
 
 icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, const char *path,
                                     icSceneSolver *s) {
@@ -121,7 +122,7 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
         return e;
     if ((e = icSceneReader_Bool(r, item, path, "warm_start", &d->warmStart)) != IC_OK) return e;
     int where = (int)d->velocityProjection;
-    if ((e = icSceneReader_Enum(r, item, path, "velocity_projection", s_velocityProjections, 2,
+    if ((e = icSceneReader_Enum(r, item, path, "velocity_projection", s_velocityProjections, 3,
                                 &where)) != IC_OK)
         return e;
     d->velocityProjection = (icVelocityProjection)where;

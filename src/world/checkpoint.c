@@ -82,8 +82,8 @@ uint64_t icWorld_HashModel(const icWorld *world) {
         if (!in.warmStart) h = icHash_Word(h, 2);
         // Likewise only when not the default 3.
         if (in.localNewtonLayers != 3) h = icHash_Word(h, 3 + (uint64_t)in.localNewtonLayers);
-        // Likewise only when not the default (the projection at the end of a substep).
-        if (in.velocityProjection != IC_VELOCITY_PROJECTION_END)
+        // Likewise only when not the default (auto).
+        if (in.velocityProjection != IC_VELOCITY_PROJECTION_AUTO)
             h = icHash_Word(h, 0x7650 + (uint64_t)in.velocityProjection);
     }
 

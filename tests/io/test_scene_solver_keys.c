@@ -197,14 +197,15 @@ IC_TEST(io, scene_incompressible_warm_start_key) {
     IC_CHECK_INT(icGetByteCount(), bytes);
 }
 
-// The incompressible solver's velocity_projection key: "end" by default, "midpoint" when asked, and
-// any other name refused with the list of names, the key's path and its line.
+// The incompressible solver's velocity_projection key: "auto" by default, "end" and "midpoint" when
+// asked, and any other name refused with the list of names, the key's path and its line.
 IC_TEST(io, scene_incompressible_velocity_projection_key) {
     int64_t bytes = icGetByteCount();
     static const struct {
         const char *keys;
         icVelocityProjection where;
-    } cases[] = {{"", IC_VELOCITY_PROJECTION_END},
+    } cases[] = {{"", IC_VELOCITY_PROJECTION_AUTO},
+                 {", \"velocity_projection\": \"auto\"", IC_VELOCITY_PROJECTION_AUTO},
                  {", \"velocity_projection\": \"end\"", IC_VELOCITY_PROJECTION_END},
                  {", \"velocity_projection\": \"midpoint\"", IC_VELOCITY_PROJECTION_MIDPOINT}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -222,7 +223,7 @@ IC_TEST(io, scene_incompressible_velocity_projection_key) {
     IC_CHECK(!loadIncompressible(",\n \"velocity_projection\": \"start\"", &scene, &diag));
     IC_CHECK_RESULT(diag.code, IC_ERR_BAD_VALUE);
     IC_CHECK_INT(diag.line, 3);
-    const char *expected = "solver.velocity_projection: 'start' is not one of end, midpoint";
+    const char *expected = "solver.velocity_projection: 'start' is not one of auto, end, midpoint";
     IC_CHECK_MSG(strncmp(diag.message, expected, strlen(expected)) == 0,
                  "message '%s' should start with '%s'", diag.message, expected);
     IC_CHECK_INT(icGetByteCount(), bytes);
