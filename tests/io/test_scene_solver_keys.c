@@ -159,8 +159,7 @@ IC_TEST(io, scene_solver_keys_change_arithmetic_not_results) {
     IC_CHECK_INT(icGetByteCount(), bytes);
 }
 
-// The incompressible solver's warm_start key: on by default, off when asked, and anything but
-// a bool refused with the key's path and line.
+// The incompressible solver's keys on a small box; %s is spliced into the solver object.
 static bool loadIncompressible(const char *solverKeys, icScene *scene, icDiagnostic *diag) {
     return loadFormat("{\"dt\": 0.01,\n"
                       " \"solver\": {\"type\": \"incompressible\"%s},\n"
@@ -170,6 +169,32 @@ static bool loadIncompressible(const char *solverKeys, icScene *scene, icDiagnos
                       solverKeys, scene, diag);
 }
 
+// The def the world of that scene got; false (with a failed check) if it did not load.
+static bool incompressibleDefOf(const char *solverKeys, icIncompressibleDef *def) {
+    icScene scene;
+    icDiagnostic diag;
+    bool ok = loadIncompressible(solverKeys, &scene, &diag);
+    IC_CHECK_MSG(ok, "'%s': %s", solverKeys, diag.message);
+    if (!ok) return false;
+    *def = icWorld_GetIncompressibleDef(scene.world);
+    icScene_Destroy(&scene);
+    return true;
+}
+
+// The keys (a new line first: line 3) are refused with IC_ERR_BAD_VALUE and a message that starts
+// with `expected`.
+static void checkIncompressibleRefused(const char *solverKeys, const char *expected) {
+    icScene scene;
+    icDiagnostic diag;
+    IC_CHECK(!loadIncompressible(solverKeys, &scene, &diag));
+    IC_CHECK_RESULT(diag.code, IC_ERR_BAD_VALUE);
+    IC_CHECK_INT(diag.line, 3);
+    IC_CHECK_MSG(strncmp(diag.message, expected, strlen(expected)) == 0,
+                 "message '%s' should start with '%s'", diag.message, expected);
+}
+
+// warm_start: on by default, off when asked, and anything but a bool refused with the key's path
+// and line.
 IC_TEST(io, scene_incompressible_warm_start_key) {
     int64_t bytes = icGetByteCount();
     static const struct {
@@ -177,28 +202,17 @@ IC_TEST(io, scene_incompressible_warm_start_key) {
         bool warmStart;
     } cases[] = {{"", true}, {", \"warm_start\": true", true}, {", \"warm_start\": false", false}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        icScene scene;
-        icDiagnostic diag;
-        bool ok = loadIncompressible(cases[i].keys, &scene, &diag);
-        IC_CHECK_MSG(ok, "'%s': %s", cases[i].keys, diag.message);
-        if (!ok) continue;
-        IC_CHECK_MSG(icWorld_GetIncompressibleDef(scene.world).warmStart == cases[i].warmStart,
-                     "'%s'", cases[i].keys);
-        icScene_Destroy(&scene);
+        icIncompressibleDef d;
+        if (incompressibleDefOf(cases[i].keys, &d))
+            IC_CHECK_MSG(d.warmStart == cases[i].warmStart, "'%s'", cases[i].keys);
     }
-    icScene scene;
-    icDiagnostic diag;
-    IC_CHECK(!loadIncompressible(",\n \"warm_start\": 1", &scene, &diag));
-    IC_CHECK_RESULT(diag.code, IC_ERR_BAD_VALUE);
-    IC_CHECK_INT(diag.line, 3);
-    const char *expected = "solver.warm_start: expected true or false, got a number";
-    IC_CHECK_MSG(strncmp(diag.message, expected, strlen(expected)) == 0,
-                 "message '%s' should start with '%s'", diag.message, expected);
+    checkIncompressibleRefused(",\n \"warm_start\": 1",
+                               "solver.warm_start: expected true or false, got a number");
     IC_CHECK_INT(icGetByteCount(), bytes);
 }
 
-// The incompressible solver's velocity_projection key: "auto" by default, "end" and "midpoint" when
-// asked, and any other name refused with the list of names, the key's path and its line.
+// velocity_projection: "auto" by default, "end" and "midpoint" when asked, and any other name
+// refused with the list of names, the key's path and its line.
 IC_TEST(io, scene_incompressible_velocity_projection_key) {
     int64_t bytes = icGetByteCount();
     static const struct {
@@ -209,22 +223,12 @@ IC_TEST(io, scene_incompressible_velocity_projection_key) {
                  {", \"velocity_projection\": \"end\"", IC_VELOCITY_PROJECTION_END},
                  {", \"velocity_projection\": \"midpoint\"", IC_VELOCITY_PROJECTION_MIDPOINT}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        icScene scene;
-        icDiagnostic diag;
-        bool ok = loadIncompressible(cases[i].keys, &scene, &diag);
-        IC_CHECK_MSG(ok, "'%s': %s", cases[i].keys, diag.message);
-        if (!ok) continue;
-        IC_CHECK_MSG(icWorld_GetIncompressibleDef(scene.world).velocityProjection == cases[i].where,
-                     "'%s'", cases[i].keys);
-        icScene_Destroy(&scene);
+        icIncompressibleDef d;
+        if (incompressibleDefOf(cases[i].keys, &d))
+            IC_CHECK_MSG(d.velocityProjection == cases[i].where, "'%s'", cases[i].keys);
     }
-    icScene scene;
-    icDiagnostic diag;
-    IC_CHECK(!loadIncompressible(",\n \"velocity_projection\": \"start\"", &scene, &diag));
-    IC_CHECK_RESULT(diag.code, IC_ERR_BAD_VALUE);
-    IC_CHECK_INT(diag.line, 3);
-    const char *expected = "solver.velocity_projection: 'start' is not one of auto, end, midpoint";
-    IC_CHECK_MSG(strncmp(diag.message, expected, strlen(expected)) == 0,
-                 "message '%s' should start with '%s'", diag.message, expected);
+    checkIncompressibleRefused(
+        ",\n \"velocity_projection\": \"start\"",
+        "solver.velocity_projection: 'start' is not one of auto, end, midpoint");
     IC_CHECK_INT(icGetByteCount(), bytes);
 }
