@@ -198,7 +198,8 @@ icMovingPlaneDef icDefaultMovingPlaneDef(void);
 /// carried to the next substep.
 typedef enum icVelocityProjection {
     /// END without self contact, MIDPOINT with it (default). END made a pile of tori with self
-    /// contact blow up (docs/results.md); without proximity pairs it was stable in every scene.
+    /// contact blow up (docs/results.md); without proximity pairs it was stable in every scene
+    /// tried.
     IC_VELOCITY_PROJECTION_AUTO = 0,
     /// After the extrapolation (step 8), on v^{n+1} at x^{n+1} with step 5's contacts: the
     /// carried velocity is divergence free, and the next substep's eq. 1 reuses the pressure

@@ -82,7 +82,7 @@ uint64_t icWorld_HashModel(const icWorld *world) {
         if (!in.warmStart) h = icHash_Word(h, 2);
         // Likewise only when not the default 3.
         if (in.localNewtonLayers != 3) h = icHash_Word(h, 3 + (uint64_t)in.localNewtonLayers);
-        // Likewise only when not the default (auto).
+        // Likewise only when not the default (auto); 0x7650 tags the word as this key's.
         if (in.velocityProjection != IC_VELOCITY_PROJECTION_AUTO)
             h = icHash_Word(h, 0x7650 + (uint64_t)in.velocityProjection);
     }
