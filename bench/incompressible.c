@@ -322,7 +322,8 @@ static int timing(int cells, int frames, int workers, int stepsPerFrame) {
     struct timespec c0, c1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     for (int f = 0; f < frames; ++f) {
-        int frameIts = 0, frameNewton = 0, frameSubsteps = 0, frameVel = 0, frameInverted = 0;
+        int frameIts = 0, frameNewton = 0, frameSubsteps = 0, frameVel = 0, frameInverted = 0,
+            frameForce = 0;
         double frameMs = 0;
         for (int s = 0; s < stepsPerFrame; ++s) {
             icStepStats st;
@@ -340,6 +341,7 @@ static int timing(int cells, int frames, int workers, int stepsPerFrame) {
             maxVolumeError = fmax(maxVolumeError, fabs(icWorld_GetVolumeRatio(w) - 1));
             frameIts += is.positionIterations + is.velocityIterations;
             frameVel += is.velocityIterations;
+            frameForce += is.forceIterations;
             frameNewton += is.positionNewtonIterations;
             frameSubsteps += st.substeps;
             frameMs += is.totalMs;
@@ -348,9 +350,9 @@ static int timing(int cells, int frames, int workers, int stepsPerFrame) {
         // Progress, and where the frame's pressure iterations went.
         fprintf(stderr,
                 "frame %d: %.2f s, %d substeps, %d position Newton solves, pressure its %d "
-                "(velocity %d), height %.4f m, inverted tets %d\n",
-                f + 1, frameMs / 1e3, frameSubsteps, frameNewton, frameIts, frameVel, height(w),
-                frameInverted);
+                "(velocity %d), force CG its %d, height %.4f m, inverted tets %d\n",
+                f + 1, frameMs / 1e3, frameSubsteps, frameNewton, frameIts, frameVel, frameForce,
+                height(w), frameInverted);
     }
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);

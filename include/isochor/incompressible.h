@@ -241,7 +241,9 @@ typedef struct icIncompressibleDef {
                                 ///< when that is over half of it), >= 0, 0 = whole mesh; 3
     icReal maxStepMotion;       ///< adaptive substeps: no vertex moves more than this fraction
                                 ///< of the mean rest edge per substep (a CFL number), >= 0;
-                                ///< 0 = one substep per step; default 0.25
+                                ///< 0 = one substep per step; default 0.25. Without self
+                                ///< contact, motion relative to the body's mean velocity,
+                                ///< except near obstacles; counted again after each substep
     int maxSubsteps;            ///< cap of those substeps per step, >= 1; default 64
     bool staticFriction;        ///< contacts with planes that friction stopped stick (both
                                 ///< tangents join their normal in the pressure solves) until

@@ -650,19 +650,44 @@ static icReal meanEdge(icIncompressibleCache *c, const icModel *m) {
 
 // How many substeps keep every vertex within maxStepMotion mean edges per substep: the linearised
 // position correction and the contact prediction both assume small motions (an impact at a third of
-// an element per step crushed boundary tets).
+// an element per step crushed boundary tets). Neither needs them for a body's translation (eq. 1
+// and the elastic forces do not see it), so without self contact a vertex counts with its speed
+// relative to its body's mean velocity, unless an obstacle is within its reach over dt: a falling
+// body takes one substep a step until it comes near the ground.
 static int substepCount(const icWorld *world, icIncompressibleCache *c, icReal dt) {
     const icIncompressibleDef *d = &c->def;
     if (!(d->maxStepMotion > 0)) return 1;
-    icReal edge = meanEdge(c, &world->model);
-    const icReal *v = world->state->v;
-    icReal vmax = 0;
-    for (int k = 0; k < c->n; ++k) {
-        icReal s = icVec3_Length(icVec3_Load(v, k));
-        if (s > vmax) vmax = s;
+    const icModel *m = &world->model;
+    icReal limit = d->maxStepMotion * meanEdge(c, m);
+    icReal fall = icVec3_Length(m->def.gravity) * dt;
+    const icReal *v = world->state->v, *x = world->state->x;
+    icObstacleSet obstacles = {world, c->planes, c->planeCount};
+    icReal t1 = world->state->time + dt, vmax = 0;
+    for (int b = 0; b < m->bodyCount; ++b) {
+        const icBodyRecord *body = &m->bodies[b];
+        int first = body->vertexStart, last = first + body->vertexCount;
+        icVec3 mean = icVec3_Make(0, 0, 0);
+        icReal mass = 0;
+        if (!d->selfContact) {
+            for (int k = first; k < last; ++k) {
+                mean = icVec3_Add(mean, icVec3_Scale(m->mass[k], icVec3_Load(v, k)));
+                mass += m->mass[k];
+            }
+            if (mass > 0) mean = icVec3_Scale(1 / mass, mean);
+        }
+        for (int k = first; k < last; ++k) {
+            icVec3 vk = icVec3_Load(v, k);
+            icReal speed = icVec3_Length(vk);
+            if (speed <= vmax) continue;
+            icReal relative = icVec3_Length(icVec3_Sub(vk, mean));
+            icObstacleHit hit;
+            if (relative < speed && !icObstacles_Query(&obstacles, icVec3_Load(x, k), t1, dt,
+                                                       (speed + fall) * dt + limit, &hit))
+                speed = relative;
+            if (speed > vmax) vmax = speed;
+        }
     }
-    vmax += icVec3_Length(world->model.def.gravity) * dt;
-    icReal limit = d->maxStepMotion * edge;
+    vmax += fall;
     if (!(limit > 0) || !isfinite(vmax)) return 1;
     icReal count = ceil(vmax * dt / limit);
     return count < 1 ? 1 : (count > d->maxSubsteps ? d->maxSubsteps : (int)count);
@@ -686,15 +711,22 @@ icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr,
         if ((r = build(world, c)) != IC_OK) return r;
         c->meanEdge = 0;
     }
-    int count = substepCount(world, c, dt);
     icIncompressibleStats total;
     memset(&total, 0, sizeof total);
     icReal t1 = world->state->time + dt;
-    for (int i = 0; i < count; ++i) {
+    int count = 0;
+    for (bool last = false; !last;) {
         icIncompressibleStats st;
         memset(&st, 0, sizeof st);
+        // The substeps left are counted again from the velocities each one leaves, so a spike
+        // that one substep damps (a contact vertex flung sideways) does not set the whole step.
+        icReal remaining = t1 - world->state->time;
+        int left = substepCount(world, c, remaining);
+        if (left > c->def.maxSubsteps - count) left = c->def.maxSubsteps - count;
+        last = left <= 1;
         // The last substep lands exactly on t1 whatever the rounding of the others.
-        icReal h = i + 1 == count ? t1 - world->state->time : dt / count;
+        icReal h = last ? remaining : remaining / left;
+        ++count;
         r = stepOnce(world, c, h, &st);
         total.positionIterations += st.positionIterations;
         total.positionNewtonIterations += st.positionNewtonIterations;
