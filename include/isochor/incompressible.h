@@ -242,8 +242,9 @@ typedef struct icIncompressibleDef {
     icReal maxStepMotion;       ///< adaptive substeps: no vertex moves more than this fraction
                                 ///< of the mean rest edge per substep (a CFL number), >= 0;
                                 ///< 0 = one substep per step; default 0.25. Without self
-                                ///< contact, motion relative to the body's mean velocity,
-                                ///< except near obstacles; counted again after each substep
+                                ///< contact, motion relative to the body's mean velocity
+                                ///< (and the full motion near obstacles); counted again
+                                ///< after each substep
     int maxSubsteps;            ///< cap of those substeps per step, >= 1; default 64
     bool staticFriction;        ///< contacts with planes that friction stopped stick (both
                                 ///< tangents join their normal in the pressure solves) until

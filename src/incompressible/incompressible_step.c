@@ -652,8 +652,9 @@ static icReal meanEdge(icIncompressibleCache *c, const icModel *m) {
 // position correction and the contact prediction both assume small motions (an impact at a third of
 // an element per step crushed boundary tets). Neither needs them for a body's translation (eq. 1
 // and the elastic forces do not see it), so without self contact a vertex counts with its speed
-// relative to its body's mean velocity, unless an obstacle is within its reach over dt: a falling
-// body takes one substep a step until it comes near the ground.
+// relative to its body's mean velocity (how fast the body deforms there: a pinned vertex the body
+// falls past counts in full), and with its full speed as well where an obstacle is within its
+// reach over dt. A falling body takes one substep a step until it comes near the ground.
 static int substepCount(const icWorld *world, icIncompressibleCache *c, icReal dt) {
     const icIncompressibleDef *d = &c->def;
     if (!(d->maxStepMotion > 0)) return 1;
@@ -677,14 +678,13 @@ static int substepCount(const icWorld *world, icIncompressibleCache *c, icReal d
         }
         for (int k = first; k < last; ++k) {
             icVec3 vk = icVec3_Load(v, k);
-            icReal speed = icVec3_Length(vk);
-            if (speed <= vmax) continue;
             icReal relative = icVec3_Length(icVec3_Sub(vk, mean));
+            if (relative > vmax) vmax = relative;
+            icReal speed = icVec3_Length(vk);
             icObstacleHit hit;
-            if (relative < speed && !icObstacles_Query(&obstacles, icVec3_Load(x, k), t1, dt,
-                                                       (speed + fall) * dt + limit, &hit))
-                speed = relative;
-            if (speed > vmax) vmax = speed;
+            if (speed > vmax && icObstacles_Query(&obstacles, icVec3_Load(x, k), t1, dt,
+                                                  (speed + fall) * dt + limit, &hit))
+                vmax = speed;
         }
     }
     vmax += fall;
