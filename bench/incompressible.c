@@ -24,14 +24,16 @@ static const char *const s_names[] = {"one-ring", "fem nu=0.45", "fem nu=0.499"}
 static const double R = 0.1, FPS = 24;
 static double MU = 1e4, DROP_HEIGHT = 0.85;
 
-// IC_VELOCITY_PROJECTION=midpoint|end: where eq. 2 runs, for comparisons (default auto: at the end
-// of the substep without self contact, at step 6 of the paper's list with it).
+// IC_VELOCITY_PROJECTION=auto|end|midpoint: where eq. 2 runs, for comparisons (default auto: at
+// the end of the substep without self contact, at step 6 of the paper's list with it). Any other
+// value stops the bench, so that a misspelt switch cannot be timed as if it were the default.
 static icVelocityProjection velocityProjectionFromEnv(void) {
     const char *where = getenv("IC_VELOCITY_PROJECTION");
-    return strcmp(where, "midpoint") == 0
-               ? IC_VELOCITY_PROJECTION_MIDPOINT
-               : (strcmp(where, "end") == 0 ? IC_VELOCITY_PROJECTION_END
-                                            : IC_VELOCITY_PROJECTION_AUTO);
+    static const char *const names[] = {"auto", "end", "midpoint"}; // icVelocityProjection's order
+    for (int i = 0; i < 3; ++i)
+        if (strcmp(where, names[i]) == 0) return (icVelocityProjection)i;
+    fprintf(stderr, "IC_VELOCITY_PROJECTION: '%s' is not one of auto, end, midpoint\n", where);
+    exit(2);
 }
 
 static icWorld *makeSphere(int cells, int variant, double height, bool gravity, int workers) {

@@ -215,8 +215,8 @@ static void restingSphere(icVelocityProjection where, restFigures *out) {
 // the sphere keeps rocking and walks along the mesh's diagonal, and that speed sets the substeps.
 IC_TEST(incomp, resting_sphere_rests_with_the_end_projection) {
     restFigures end, mid;
-    restingSphere(IC_VELOCITY_PROJECTION_AUTO,
-                  &end); // the default: at the end without self contact
+    // The default (auto): at the end of the substep, since there is no self contact.
+    restingSphere(IC_VELOCITY_PROJECTION_AUTO, &end);
     restingSphere(IC_VELOCITY_PROJECTION_MIDPOINT, &mid);
     printf("  at rest 1.5 s, end / midpoint: drift %.2f / %.2f mm, rms speed %.4f / %.4f m/s, "
            "|Jv|/V %.3g / %.3g 1/s, substeps %d / %d\n",
