@@ -243,7 +243,8 @@ typedef struct icIncompressibleDef {
                                 ///< of the mean rest edge per substep (a CFL number), >= 0;
                                 ///< 0 = one substep per step; default 0.25. Without self
                                 ///< contact, motion relative to the body's mean velocity
-                                ///< (and the full motion near obstacles); counted again
+                                ///< (and the full motion near obstacles; gravity's g dt only
+                                ///< there and on bodies with pinned vertices); counted again
                                 ///< after each substep
     int maxSubsteps;            ///< cap of those substeps per step, >= 1; default 64
     bool staticFriction;        ///< contacts with planes that friction stopped stick (both

@@ -654,7 +654,10 @@ static icReal meanEdge(icIncompressibleCache *c, const icModel *m) {
 // and the elastic forces do not see it), so without self contact a vertex counts with its speed
 // relative to its body's mean velocity (how fast the body deforms there: a pinned vertex the body
 // falls past counts in full), and with its full speed as well where an obstacle is within its
-// reach over dt. A falling body takes one substep a step until it comes near the ground.
+// reach over dt. Gravity's g dt over the substep counts where it changes the motion that matters:
+// toward an obstacle, against the pins of a body with kinematic vertices, and between bodies with
+// self contact; a free body's translation it does not deform. A falling body takes one substep a
+// step, however long the step, until it comes near the ground.
 static int substepCount(const icWorld *world, icIncompressibleCache *c, icReal dt) {
     const icIncompressibleDef *d = &c->def;
     if (!(d->maxStepMotion > 0)) return 1;
@@ -669,25 +672,26 @@ static int substepCount(const icWorld *world, icIncompressibleCache *c, icReal d
         int first = body->vertexStart, last = first + body->vertexCount;
         icVec3 mean = icVec3_Make(0, 0, 0);
         icReal mass = 0;
+        bool held = d->selfContact; // whether gravity changes this body's relative motion
         if (!d->selfContact) {
             for (int k = first; k < last; ++k) {
                 mean = icVec3_Add(mean, icVec3_Scale(m->mass[k], icVec3_Load(v, k)));
                 mass += m->mass[k];
+                held |= !c->mask[3 * k] || !c->mask[3 * k + 1] || !c->mask[3 * k + 2];
             }
             if (mass > 0) mean = icVec3_Scale(1 / mass, mean);
         }
         for (int k = first; k < last; ++k) {
             icVec3 vk = icVec3_Load(v, k);
-            icReal relative = icVec3_Length(icVec3_Sub(vk, mean));
+            icReal relative = icVec3_Length(icVec3_Sub(vk, mean)) + (held ? fall : 0);
             if (relative > vmax) vmax = relative;
-            icReal speed = icVec3_Length(vk);
+            icReal speed = icVec3_Length(vk) + fall;
             icObstacleHit hit;
-            if (speed > vmax && icObstacles_Query(&obstacles, icVec3_Load(x, k), t1, dt,
-                                                  (speed + fall) * dt + limit, &hit))
+            if (speed > vmax &&
+                icObstacles_Query(&obstacles, icVec3_Load(x, k), t1, dt, speed * dt + limit, &hit))
                 vmax = speed;
         }
     }
-    vmax += fall;
     if (!(limit > 0) || !isfinite(vmax)) return 1;
     icReal count = ceil(vmax * dt / limit);
     return count < 1 ? 1 : (count > d->maxSubsteps ? d->maxSubsteps : (int)count);
