@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Rotation-variant 3x3 SVD and polar decomposition (FEM spec sections 4.1-4.4).
 #include "isochor/svd.h"
+#include "math/svd_internal.h"
 #include "math/wide.h"
 
 #include <float.h>
@@ -269,6 +270,140 @@ static icReal rotateLanes(icSvdLanes *L, int p, int q) {
     return worst;
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define IC_SVD_AVX2 1
+
+// The four lanes of a batch in one 4-wide register: every lane does the operations of
+// rotatePair / finishSvd in their order (no fused multiply-adds, correctly rounded sqrt and
+// division), so the results are those of the two-wide path bit for bit
+// (math.svd_batch_wide_same_bits). The columns stay in registers across a sweep.
+typedef __m256d icLanes4;
+
+__attribute__((target("avx2"), always_inline)) static inline icLanes4 dot4(const icLanes4 a[3],
+                                                                           const icLanes4 b[3]) {
+    return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[0], b[0]), _mm256_mul_pd(a[1], b[1])),
+                         _mm256_mul_pd(a[2], b[2]));
+}
+
+// rotatePair on four lanes; returns the lanes' squared cosines (0 where no rotation).
+__attribute__((target("avx2"), always_inline)) static inline icLanes4
+rotate4(icLanes4 bp[3], icLanes4 bq[3], icLanes4 vp[3], icLanes4 vq[3]) {
+    const icLanes4 tol2 = _mm256_set1_pd(IC_SVD_TOLERANCE * IC_SVD_TOLERANCE);
+    const icLanes4 one = _mm256_set1_pd(1), zero = _mm256_setzero_pd(), two = _mm256_set1_pd(2);
+    const icLanes4 sign = _mm256_set1_pd(-0.0);
+    icLanes4 alpha = dot4(bp, bp), beta = dot4(bq, bq), gamma = dot4(bp, bq);
+    icLanes4 ab = _mm256_mul_pd(alpha, beta), gg = _mm256_mul_pd(gamma, gamma);
+    icLanes4 rotate = _mm256_cmp_pd(gg, _mm256_mul_pd(tol2, ab), _CMP_GT_OQ);
+    icLanes4 d = _mm256_blendv_pd(one, _mm256_sub_pd(beta, alpha), rotate);
+    icLanes4 g = _mm256_blendv_pd(zero, _mm256_mul_pd(two, gamma), rotate);
+    icLanes4 h = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(d, d), _mm256_mul_pd(g, g)));
+    icLanes4 hd = _mm256_add_pd(h, _mm256_andnot_pd(sign, d));
+    icLanes4 inv = _mm256_div_pd(one, _mm256_sqrt_pd(_mm256_mul_pd(_mm256_mul_pd(two, h), hd)));
+    icLanes4 c = _mm256_mul_pd(hd, inv);
+    icLanes4 nonNegative = _mm256_cmp_pd(d, zero, _CMP_GE_OQ);
+    icLanes4 s = _mm256_mul_pd(_mm256_blendv_pd(_mm256_xor_pd(sign, g), g, nonNegative), inv);
+    for (int i = 0; i < 3; ++i) {
+        icLanes4 p = bp[i], q = bq[i];
+        bp[i] = _mm256_sub_pd(_mm256_mul_pd(c, p), _mm256_mul_pd(s, q));
+        bq[i] = _mm256_add_pd(_mm256_mul_pd(s, p), _mm256_mul_pd(c, q));
+        p = vp[i], q = vq[i];
+        vp[i] = _mm256_sub_pd(_mm256_mul_pd(c, p), _mm256_mul_pd(s, q));
+        vq[i] = _mm256_add_pd(_mm256_mul_pd(s, p), _mm256_mul_pd(c, q));
+    }
+    return _mm256_blendv_pd(zero, _mm256_div_pd(gg, ab), rotate);
+}
+
+// swapColumns(b, v, p, q) on the lanes of mask, and the squared norms with them.
+__attribute__((target("avx2"), always_inline)) static inline void
+swap4(icLanes4 b[3][3], icLanes4 v[3][3], icLanes4 *np, icLanes4 *nq, int p, int q, icLanes4 mask) {
+    const icLanes4 sign = _mm256_set1_pd(-0.0);
+    for (int i = 0; i < 3; ++i) {
+        icLanes4 t = b[p][i];
+        b[p][i] = _mm256_blendv_pd(t, b[q][i], mask);
+        b[q][i] = _mm256_blendv_pd(b[q][i], _mm256_xor_pd(sign, t), mask);
+        t = v[p][i];
+        v[p][i] = _mm256_blendv_pd(t, v[q][i], mask);
+        v[q][i] = _mm256_blendv_pd(v[q][i], _mm256_xor_pd(sign, t), mask);
+    }
+    icLanes4 t = *np;
+    *np = _mm256_blendv_pd(t, *nq, mask);
+    *nq = _mm256_blendv_pd(*nq, t, mask);
+}
+
+// svdLanes on four finite, nonzero matrices. Returns false, having written nothing, when a
+// lane needs the scalar path (a zero or non-finite matrix, or a rank-one one whose second
+// column of U is any perpendicular).
+__attribute__((target("avx2"))) static bool svdLanesAvx2(const icMat3 *a, icSvd3 *out) {
+    const icLanes4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1);
+    const icLanes4 sign = _mm256_set1_pd(-0.0), inf = _mm256_set1_pd(INFINITY);
+    const double *m[4] = {(const double *)&a[0], (const double *)&a[1], (const double *)&a[2],
+                          (const double *)&a[3]};
+    icLanes4 b[3][3], v[3][3], scale = zero;
+    for (int c = 0; c < 3; ++c)
+        for (int i = 0; i < 3; ++i) {
+            int e = 3 * c + i;
+            b[c][i] = _mm256_setr_pd(m[0][e], m[1][e], m[2][e], m[3][e]);
+            scale = _mm256_max_pd(scale, _mm256_andnot_pd(sign, b[c][i]));
+            v[c][i] = c == i ? one : zero;
+        }
+    // max ignores NaN (the other operand wins), so test each entry for NaN as well.
+    icLanes4 bad = _mm256_cmp_pd(scale, zero, _CMP_EQ_OQ);
+    bad = _mm256_or_pd(bad, _mm256_cmp_pd(scale, inf, _CMP_EQ_OQ));
+    for (int c = 0; c < 3; ++c)
+        for (int i = 0; i < 3; ++i)
+            bad = _mm256_or_pd(bad, _mm256_cmp_pd(b[c][i], b[c][i], _CMP_UNORD_Q));
+    if (_mm256_movemask_pd(bad)) return false;
+    icLanes4 inv = _mm256_div_pd(one, scale);
+    for (int c = 0; c < 3; ++c)
+        for (int i = 0; i < 3; ++i) b[c][i] = _mm256_mul_pd(inv, b[c][i]);
+    for (int sweep = 0; sweep < IC_SVD_MAX_SWEEPS; ++sweep) {
+        icLanes4 w = rotate4(b[0], b[1], v[0], v[1]);
+        w = _mm256_max_pd(w, rotate4(b[0], b[2], v[0], v[2]));
+        w = _mm256_max_pd(w, rotate4(b[1], b[2], v[1], v[2]));
+        __m128d h = _mm_max_pd(_mm256_castpd256_pd128(w), _mm256_extractf128_pd(w, 1));
+        h = _mm_max_sd(h, _mm_unpackhi_pd(h, h));
+        if (_mm_cvtsd_f64(h) < 1e-16) break;
+    }
+    // finishSvd, lane by lane in registers.
+    icLanes4 n0 = dot4(b[0], b[0]), n1 = dot4(b[1], b[1]), n2 = dot4(b[2], b[2]);
+    swap4(b, v, &n0, &n1, 0, 1, _mm256_cmp_pd(n0, n1, _CMP_LT_OQ));
+    swap4(b, v, &n0, &n2, 0, 2, _mm256_cmp_pd(n0, n2, _CMP_LT_OQ));
+    swap4(b, v, &n1, &n2, 1, 2, _mm256_cmp_pd(n1, n2, _CMP_LT_OQ));
+    icLanes4 s1 = _mm256_sqrt_pd(n0), r1 = _mm256_div_pd(one, s1), u1[3], w[3], u2[3], u3[3];
+    for (int i = 0; i < 3; ++i) u1[i] = _mm256_mul_pd(r1, b[0][i]);
+    icLanes4 k = _mm256_xor_pd(sign, dot4(u1, b[1]));
+    for (int i = 0; i < 3; ++i) w[i] = _mm256_add_pd(b[1][i], _mm256_mul_pd(k, u1[i]));
+    icLanes4 wn = _mm256_sqrt_pd(dot4(w, w));
+    if (_mm256_movemask_pd(_mm256_cmp_pd(wn, zero, _CMP_NGT_UQ))) return false;
+    icLanes4 r2 = _mm256_div_pd(one, wn);
+    for (int i = 0; i < 3; ++i) u2[i] = _mm256_mul_pd(r2, w[i]);
+    u3[0] = _mm256_sub_pd(_mm256_mul_pd(u1[1], u2[2]), _mm256_mul_pd(u1[2], u2[1]));
+    u3[1] = _mm256_sub_pd(_mm256_mul_pd(u1[2], u2[0]), _mm256_mul_pd(u1[0], u2[2]));
+    u3[2] = _mm256_sub_pd(_mm256_mul_pd(u1[0], u2[1]), _mm256_mul_pd(u1[1], u2[0]));
+    icLanes4 s2 = dot4(u2, b[1]), s3 = dot4(u3, b[2]);
+    s2 = _mm256_blendv_pd(s2, s1, _mm256_cmp_pd(s2, s1, _CMP_GT_OQ));
+    icLanes4 s3abs = _mm256_andnot_pd(sign, s3);
+    icLanes4 clamped = _mm256_or_pd(_mm256_andnot_pd(sign, s2), _mm256_and_pd(sign, s3));
+    s3 = _mm256_blendv_pd(s3, clamped, _mm256_cmp_pd(s3abs, s2, _CMP_GT_OQ));
+    double lanes[21][4];
+    for (int i = 0; i < 3; ++i) {
+        _mm256_storeu_pd(lanes[i], u1[i]);
+        _mm256_storeu_pd(lanes[3 + i], u2[i]);
+        _mm256_storeu_pd(lanes[6 + i], u3[i]);
+        for (int c = 0; c < 3; ++c) _mm256_storeu_pd(lanes[12 + 3 * c + i], v[c][i]);
+    }
+    _mm256_storeu_pd(lanes[9], _mm256_mul_pd(s1, scale));
+    _mm256_storeu_pd(lanes[10], _mm256_mul_pd(s2, scale));
+    _mm256_storeu_pd(lanes[11], _mm256_mul_pd(s3, scale));
+    for (int l = 0; l < 4; ++l) {
+        double *o = (double *)&out[l];
+        for (int e = 0; e < 21; ++e) o[e] = lanes[e][l];
+    }
+    return true;
+}
+#endif
+
 static void svdLanes(const icMat3 *a, icSvd3 *out) {
     icSvdLanes L;
     icReal scale[IC_SVD_LANES];
@@ -303,8 +438,20 @@ static void svdLanes(const icMat3 *a, icSvd3 *out) {
     }
 }
 
+static bool useWide = true;
+
+void icSvd_UseWideKernels(bool use) { useWide = use; }
+
 void icMat3_SvdBatch(int count, const icMat3 *a, icSvd3 *out) {
     int i = 0;
+#ifdef IC_SVD_AVX2
+    if (useWide && __builtin_cpu_supports("avx2")) {
+        for (; i + IC_SVD_LANES <= count; i += IC_SVD_LANES)
+            if (!svdLanesAvx2(a + i, out + i)) svdLanes(a + i, out + i);
+        for (; i < count; ++i) out[i] = icMat3_Svd(a[i]);
+        return;
+    }
+#endif
     for (; i + IC_SVD_LANES <= count; i += IC_SVD_LANES) svdLanes(a + i, out + i);
     for (; i < count; ++i) out[i] = icMat3_Svd(a[i]);
 }
