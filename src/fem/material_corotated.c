@@ -192,6 +192,19 @@ void icCorotated_TetBlocks(const icMaterial *m, const icSvd3 *svd, bool project,
 // icCorotated_TetBlocks on four tets at once, one per 4-wide lane: every operation of the
 // scalar function, in its order, on each lane (terms a lane skips are masked out, not added
 // as zero), so each tet gets the bits the scalar function gives it.
+// Writes entry j of lane l, r_j[l], to o_l[j] for four entries j and four lanes (a 4 x 4
+// transpose in registers).
+__attribute__((target("avx2"), always_inline)) static inline void
+storeLanes4(icReal *o0, icReal *o1, icReal *o2, icReal *o3, __m256d r0, __m256d r1, __m256d r2,
+            __m256d r3) {
+    __m256d lo01 = _mm256_unpacklo_pd(r0, r1), hi01 = _mm256_unpackhi_pd(r0, r1);
+    __m256d lo23 = _mm256_unpacklo_pd(r2, r3), hi23 = _mm256_unpackhi_pd(r2, r3);
+    _mm256_storeu_pd(o0, _mm256_permute2f128_pd(lo01, lo23, 0x20));
+    _mm256_storeu_pd(o1, _mm256_permute2f128_pd(hi01, hi23, 0x20));
+    _mm256_storeu_pd(o2, _mm256_permute2f128_pd(lo01, lo23, 0x31));
+    _mm256_storeu_pd(o3, _mm256_permute2f128_pd(hi01, hi23, 0x31));
+}
+
 __attribute__((target("avx2"))) static void tetBlocks4Avx2(const icMaterial *m,
                                                             const icSvd3 svd[4], bool project,
                                                             const icTetRest *const rest[4],
@@ -287,27 +300,40 @@ __attribute__((target("avx2"))) static void tetBlocks4Avx2(const icMaterial *m,
                 shear, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(g[a][0], g[b][0]),
                                                    _mm256_mul_pd(g[a][1], g[b][1])),
                                      _mm256_mul_pd(g[a][2], g[b][2])));
-            __m256d e[3][3]; // e[k][i] = entry (i, k)
-            for (int k = 0; k < 3; ++k)
-                for (int i = 0; i < 3; ++i) e[k][i] = i == k ? d : zero;
-            for (int tt = 0; tt < terms; ++tt)
-                for (int k = 0; k < 3; ++k)
-                    for (int i = 0; i < 3; ++i)
-                        e[k][i] = _mm256_blendv_pd(
-                            e[k][i],
-                            _mm256_add_pd(e[k][i], _mm256_mul_pd(gamma[tt][a][i], beta[tt][b][k])),
-                            active[tt]);
-            if (a == b) {
-                e[0][1] = e[1][0];
-                e[0][2] = e[2][0];
-                e[1][2] = e[2][1];
+            // The nine sums in named registers (an array here stayed on the stack, each term a
+            // load, blend and store per entry).
+            __m256d e00 = d, e01 = zero, e02 = zero; // e<k><i> = entry (i, k)
+            __m256d e10 = zero, e11 = d, e12 = zero;
+            __m256d e20 = zero, e21 = zero, e22 = d;
+#define IC_TERM(k, i)                                                                              \
+    e##k##i = _mm256_blendv_pd(                                                                    \
+        e##k##i, _mm256_add_pd(e##k##i, _mm256_mul_pd(gamma[tt][a][i], beta[tt][b][k])), on)
+            for (int tt = 0; tt < terms; ++tt) {
+                __m256d on = active[tt];
+                IC_TERM(0, 0);
+                IC_TERM(0, 1);
+                IC_TERM(0, 2);
+                IC_TERM(1, 0);
+                IC_TERM(1, 1);
+                IC_TERM(1, 2);
+                IC_TERM(2, 0);
+                IC_TERM(2, 1);
+                IC_TERM(2, 2);
             }
-            for (int k = 0; k < 3; ++k)
-                for (int i = 0; i < 3; ++i) {
-                    icReal lanes[4];
-                    _mm256_storeu_pd(lanes, e[k][i]);
-                    for (int l = 0; l < 4; ++l) blocks[l][out][3 * k + i] = lanes[l];
-                }
+#undef IC_TERM
+            if (a == b) {
+                e01 = e10;
+                e02 = e20;
+                e12 = e21;
+            }
+            // Entries 3k + i of the four lanes' blocks: two 4 x 4 transposes and one entry.
+            storeLanes4(blocks[0][out], blocks[1][out], blocks[2][out], blocks[3][out], e00, e01,
+                        e02, e10);
+            storeLanes4(blocks[0][out] + 4, blocks[1][out] + 4, blocks[2][out] + 4,
+                        blocks[3][out] + 4, e11, e12, e20, e21);
+            icReal last[4];
+            _mm256_storeu_pd(last, e22);
+            for (int l = 0; l < 4; ++l) blocks[l][out][8] = last[l];
         }
 #undef IC_S
 #undef IC_S0

@@ -2,6 +2,7 @@
 // Material tests (FEM spec 6.1, 6.2, 6.5, 6.6, 6.8): P vs Psi, dP vs P, rest stability,
 // rotation invariance, isotropy, linearisation and the parameter mapping.
 #include "fem/fem_test.h"
+#include "fem/material_internal.h"
 
 // Sample k of the spec's F set: random, inverted, and repeated singular values.
 // Returns false when the sample should be skipped for this model.
@@ -252,4 +253,45 @@ IC_TEST(fem, neohookean_inversion_handling) {
     IC_CHECK(icTest_Mat3Diff(icMaterial_Stress(&m, F), icMaterial_Stress(&exact, F)) <= 1e-13);
     IC_CHECK_NEAR(icMaterial_Energy(&m, icMat3_Diagonal(1.1, 0.9, 0.05)),
                   icMaterial_Energy(&m, icMat3_Diagonal(1.1, 0.9, 0.2)), 1e-14);
+}
+
+// The corotated element blocks four tets at a time (the AVX2 lanes where the CPU has them)
+// give each tet the bits of the scalar icCorotated_TetBlocks: random, inverted and
+// near-rest tets, with the twists projected and not, for the deviatoric model (lambda 0), a
+// volume term and a negative lambda (the projected volume value).
+IC_TEST(fem, corotated_blocks4_same_bits) {
+    const icReal mu = 2e4;
+    icMaterial materials[] = {icMaterial_FromLame(IC_MATERIAL_COROTATED, mu, 0),
+                              icMaterial_FromLame(IC_MATERIAL_COROTATED, mu, 5 * mu),
+                              icMaterial_FromLame(IC_MATERIAL_COROTATED, mu, -mu)};
+    int differ = 0, groups = 0;
+    for (size_t mi = 0; mi < sizeof materials / sizeof materials[0]; ++mi)
+        for (int project = 0; project < 2; ++project)
+            for (int g = 0; g < 64; ++g, ++groups) {
+                icSvd3 svd[4];
+                icTetRest rest[4];
+                const icTetRest *rests[4];
+                for (int l = 0; l < 4; ++l) {
+                    icVec3 X[4] = {icVec3_Make(1, 0, 0), icVec3_Make(0, 1, 0), icVec3_Make(0, 0, 1),
+                                   icVec3_Make(0, 0, 0)};
+                    for (int a = 0; a < 4; ++a)
+                        X[a] = icVec3_Add(X[a], icVec3_Make(icTest_Uniform(-0.1, 0.1),
+                                                            icTest_Uniform(-0.1, 0.1),
+                                                            icTest_Uniform(-0.1, 0.1)));
+                    IC_REQUIRE(icTet_Rest(X, &rest[l]) == IC_OK);
+                    rests[l] = &rest[l];
+                    icMat3 F = icTest_RandomF();
+                    if ((g + l) % 3 == 1) F.col[l % 3] = icVec3_Neg(F.col[l % 3]);
+                    if ((g + l) % 5 == 2) // near rest: no twist clamped
+                        F = icMat3_Add(icMat3_Identity(), icMat3_Scale(1e-3, F));
+                    svd[l] = icMat3_Svd(F);
+                }
+                icReal four[4][10][9], one[10][9];
+                icCorotated_TetBlocks4(&materials[mi], svd, project, rests, four);
+                for (int l = 0; l < 4; ++l) {
+                    icCorotated_TetBlocks(&materials[mi], &svd[l], project, &rest[l], one);
+                    differ += memcmp(one, four[l], sizeof one) != 0;
+                }
+            }
+    IC_CHECK_MSG(differ == 0, "%d of %d tets' blocks differ", differ, 4 * groups);
 }
