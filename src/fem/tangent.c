@@ -189,6 +189,16 @@ static void addBlockTransposed(icReal *restrict dst, const icReal *restrict b) {
         for (int i = 0; i < 3; ++i) dst[3 * k + i] += b[3 * i + k];
 }
 
+static void prefetchBlocks(const struct icFemThreads *th, int t0, int count) {
+    const int *dst = th->tetBlocks + 16 * (size_t)t0;
+    for (int k = 0; k < 16 * count; ++k)
+        if (dst[k] >= 0) {
+            const char *p = (const char *)(th->values + 9 * (size_t)dst[k]);
+            __builtin_prefetch(p, 1);
+            __builtin_prefetch(p + 64, 1);
+        }
+}
+
 static void chunkTask(int start, int end, int worker, void *context) {
     (void)worker;
     const tetPass *pass = context;
@@ -206,6 +216,9 @@ static void chunkTask(int start, int end, int worker, void *context) {
             int t0 = group * IC_TANGENT_GROUP;
             int count = model->tetCount - t0;
             if (count > IC_TANGENT_GROUP) count = IC_TANGENT_GROUP;
+            // The stored blocks this group's tets add into are scattered over K's rows (most miss
+            // the core's caches): ask for them now, so the loads meet them once the SVDs are done.
+            if (pass->tangent) prefetchBlocks(th, t0, count);
             icMat3 F[IC_TANGENT_GROUP];
             icSvd3 svd[IC_TANGENT_GROUP];
             bool needSvd = false;
