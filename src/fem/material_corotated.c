@@ -189,9 +189,6 @@ void icCorotated_TetBlocks(const icMaterial *m, const icSvd3 *svd, bool project,
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-// icCorotated_TetBlocks on four tets at once, one per 4-wide lane: every operation of the
-// scalar function, in its order, on each lane (terms a lane skips are masked out, not added
-// as zero), so each tet gets the bits the scalar function gives it.
 // Writes entry j of lane l, r_j[l], to o_l[j] for four entries j and four lanes (a 4 x 4
 // transpose in registers).
 __attribute__((target("avx2"), always_inline)) static inline void
@@ -205,6 +202,9 @@ storeLanes4(icReal *o0, icReal *o1, icReal *o2, icReal *o3, __m256d r0, __m256d 
     _mm256_storeu_pd(o3, _mm256_permute2f128_pd(hi01, hi23, 0x31));
 }
 
+// icCorotated_TetBlocks on four tets at once, one per 4-wide lane: every operation of the
+// scalar function, in its order, on each lane (terms a lane skips are masked out, not added
+// as zero), so each tet gets the bits the scalar function gives it.
 __attribute__((target("avx2"))) static void tetBlocks4Avx2(const icMaterial *m,
                                                             const icSvd3 svd[4], bool project,
                                                             const icTetRest *const rest[4],

@@ -5,6 +5,12 @@
 #include "math/wide.h"
 
 #include <float.h>
+#include <stddef.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define IC_SVD_AVX2 1
+#endif
 
 // Convergence threshold of the one-sided Jacobi: columns p, q count as orthogonal when
 // |b_p . b_q| <= tol |b_p| |b_q|. A few ulps, so that rounding cannot keep it sweeping.
@@ -270,15 +276,18 @@ static icReal rotateLanes(icSvdLanes *L, int p, int q) {
     return worst;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define IC_SVD_AVX2 1
-
+#ifdef IC_SVD_AVX2
 // The four lanes of a batch in one 4-wide register: every lane does the operations of
 // rotatePair / finishSvd in their order (no fused multiply-adds, correctly rounded sqrt and
 // division), so the results are those of the two-wide path bit for bit
 // (math.svd_batch_wide_same_bits). The columns stay in registers across a sweep.
 typedef __m256d icLanes4;
+
+// svdLanesAvx2 writes each result as 21 numbers: U by columns, s, V by columns.
+_Static_assert(offsetof(icSvd3, s) == 9 * sizeof(double) &&
+                   offsetof(icSvd3, V) == 12 * sizeof(double) &&
+                   sizeof(icSvd3) == 21 * sizeof(double) && sizeof(icReal) == sizeof(double),
+               "icSvd3 is 21 doubles: U, s, V");
 
 __attribute__((target("avx2"), always_inline)) static inline icLanes4 dot4(const icLanes4 a[3],
                                                                            const icLanes4 b[3]) {
