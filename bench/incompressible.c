@@ -29,9 +29,9 @@ static double MU = 1e4, DROP_HEIGHT = 0.85;
 // value stops the bench, so that a misspelt switch cannot be timed as if it were the default.
 static icVelocityProjection velocityProjectionFromEnv(void) {
     const char *where = getenv("IC_VELOCITY_PROJECTION");
-    static const char *const names[] = {"auto", "end", "midpoint"}; // icVelocityProjection's order
-    for (int i = 0; i < 3; ++i)
-        if (strcmp(where, names[i]) == 0) return (icVelocityProjection)i;
+    for (int i = IC_VELOCITY_PROJECTION_AUTO; i <= IC_VELOCITY_PROJECTION_MIDPOINT; ++i)
+        if (strcmp(where, icVelocityProjectionName((icVelocityProjection)i)) == 0)
+            return (icVelocityProjection)i;
     fprintf(stderr, "IC_VELOCITY_PROJECTION: '%s' is not one of auto, end, midpoint\n", where);
     exit(2);
 }

@@ -212,6 +212,9 @@ typedef enum icVelocityProjection {
     IC_VELOCITY_PROJECTION_MIDPOINT,
 } icVelocityProjection;
 
+/// The name scenes use for p: "auto", "end" or "midpoint" ("?" for any other value).
+const char *icVelocityProjectionName(icVelocityProjection p);
+
 /// Settings of the incompressible world solver.
 typedef struct icIncompressibleDef {
     icPressureDef pressure;     ///< both pressure solves

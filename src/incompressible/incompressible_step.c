@@ -87,6 +87,19 @@ icIncompressibleDef icDefaultIncompressibleDef(void) {
     return d;
 }
 
+const char *icVelocityProjectionName(icVelocityProjection p) {
+    switch (p) {
+        case IC_VELOCITY_PROJECTION_AUTO:
+            return "auto";
+        case IC_VELOCITY_PROJECTION_END:
+            return "end";
+        case IC_VELOCITY_PROJECTION_MIDPOINT:
+            return "midpoint";
+        default:
+            return "?";
+    }
+}
+
 icMovingPlaneDef icDefaultMovingPlaneDef(void) {
     icMovingPlaneDef d = {{0, 1, 0}, 0, 0, 0, INFINITY, 0};
     return d;

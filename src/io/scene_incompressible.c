@@ -37,8 +37,6 @@
 // }
 
 static const char *const s_pressureSolvers[] = {"minres", "cg"};
-// In icVelocityProjection's order.
-static const char *const s_velocityProjections[] = {"auto", "end", "midpoint"};
 
 icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, const char *path,
                                     icSceneSolver *s) {
@@ -121,9 +119,13 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
     if ((e = icSceneReader_Bool(r, item, path, "static_friction", &d->staticFriction)) != IC_OK)
         return e;
     if ((e = icSceneReader_Bool(r, item, path, "warm_start", &d->warmStart)) != IC_OK) return e;
+    // The names in icVelocityProjection's order, from the library's own table.
+    const char *projections[] = {icVelocityProjectionName(IC_VELOCITY_PROJECTION_AUTO),
+                                 icVelocityProjectionName(IC_VELOCITY_PROJECTION_END),
+                                 icVelocityProjectionName(IC_VELOCITY_PROJECTION_MIDPOINT)};
     int where = (int)d->velocityProjection;
-    if ((e = icSceneReader_Enum(r, item, path, "velocity_projection", s_velocityProjections, 3,
-                                &where)) != IC_OK)
+    if ((e = icSceneReader_Enum(r, item, path, "velocity_projection", projections, 3, &where)) !=
+        IC_OK)
         return e;
     d->velocityProjection = (icVelocityProjection)where;
     return IC_OK;
