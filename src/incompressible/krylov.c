@@ -93,18 +93,36 @@ int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale, 
         st.converged = true;
         goto finish;
     }
+    // The vector updates are fused into three passes an iteration, each element and each running
+    // sum taking the operations of the plain loops in their order (the same bits): S A S v with
+    // v's scaled copy (tmp) made where v is, q = S A S v - beta vPrev with alpha = v . q, then q -=
+    // alpha v with q . q, then the directions with the next v and its scaled copy.
     for (int i = 0; i < n; ++i) {
         v[i] /= beta1;
         vPrev[i] = dPrev[i] = dPrev2[i] = 0;
+        if (scale) tmp[i] = scale[i] * v[i];
     }
     icReal beta = 0, c1 = 1, s1 = 0, c2 = 1, s2 = 0, phibar = beta1, tnorm2 = 0;
     for (int k = 0; k < maxIterations; ++k) {
-        applyOp(&sop, v, q);
+        op(context, scale ? tmp : v, q);
         st.iterations++;
-        for (int i = 0; i < n; ++i) q[i] -= beta * vPrev[i];
-        icReal alpha = dot(n, v, q);
-        for (int i = 0; i < n; ++i) q[i] -= alpha * v[i];
-        icReal betaNext = sqrt(dot(n, q, q));
+        icReal alpha = 0;
+        if (scale)
+            for (int i = 0; i < n; ++i) {
+                q[i] = q[i] * scale[i] - beta * vPrev[i];
+                alpha += v[i] * q[i];
+            }
+        else
+            for (int i = 0; i < n; ++i) {
+                q[i] -= beta * vPrev[i];
+                alpha += v[i] * q[i];
+            }
+        icReal qq = 0;
+        for (int i = 0; i < n; ++i) {
+            q[i] -= alpha * v[i];
+            qq += q[i] * q[i];
+        }
+        icReal betaNext = sqrt(qq);
         icReal eps = s2 * beta, dtil = c2 * beta;
         icReal delta = c1 * dtil + s1 * alpha;
         icReal gbar = -s1 * dtil + c1 * alpha;
@@ -129,9 +147,12 @@ int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale, 
         icReal c = gbar / gamma, s = betaNext / gamma;
         icReal phi = c * phibar;
         phibar = -s * phibar;
+        // q becomes the next v (unused if the loop ends below: it is scratch).
         for (int i = 0; i < n; ++i) {
             d[i] = (v[i] - delta * dPrev[i] - eps * dPrev2[i]) / gamma;
             y[i] += phi * d[i];
+            q[i] /= betaNext;
+            if (scale) tmp[i] = scale[i] * q[i];
         }
         icReal *t = dPrev2;
         dPrev2 = dPrev;
@@ -152,7 +173,6 @@ int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale, 
         vPrev = v;
         v = q;
         q = t;
-        for (int i = 0; i < n; ++i) v[i] /= betaNext;
         beta = betaNext;
     }
 finish:

@@ -7,6 +7,7 @@
 #include "incompressible/pressure_internal.h"
 #include "isochor/incompressible.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -17,8 +18,9 @@
 #endif
 
 // Vertices (or tets) per range of the parallel loops (small systems stay on one thread: their
-// operators are too short to share on a busy machine); tets per entry of blockFirst/Last.
-enum { IC_PRESSURE_MIN_RANGE = 2048, IC_PRESSURE_TET_BLOCK = 32 };
+// operators are too short to share on a busy machine); tets per entry of blockFirst/Last; vertices
+// whose rings the divergence walks side by side (ringSumTask).
+enum { IC_PRESSURE_MIN_RANGE = 2048, IC_PRESSURE_TET_BLOCK = 32, IC_PRESSURE_RING_LANES = 4 };
 
 struct icPressureSystem {
     int n, tetCount;
@@ -35,6 +37,11 @@ struct icPressureSystem {
     icReal *wide;         ///< (n x 4) the gradient's sums, one 4-double record a vertex (AVX2)
     bool useWide;         ///< the AVX2 kernel runs (wide allocated, not turned off)
     icReal *rhs;          ///< (n) scratch
+    icReal *tetValue;     ///< (tetCount + 1) the divergence's per-tet sums; the last stays 0
+    int *laneStart;       ///< (groups + 1) where each group of IC_PRESSURE_RING_LANES vertices
+                          ///< starts in laneTets
+    int *laneTets;        ///< each group's rings side by side, entry i of every lane in turn,
+                          ///< padded to the longest with tetCount (whose value is 0)
     icReal *work;         ///< (9n) Krylov scratch
     int *blockFirst;      ///< (tet blocks) smallest vertex of each block of 32 tets
     int *blockLast;       ///< (tet blocks) largest
@@ -72,6 +79,9 @@ void icDestroyPressureSystem(icPressureSystem *s) {
     icFree(s->masked);
     icFree(s->wide);
     icFree(s->rhs);
+    icFree(s->tetValue);
+    icFree(s->laneStart);
+    icFree(s->laneTets);
     icFree(s->work);
     icFree(s->blockFirst);
     icFree(s->blockLast);
@@ -82,7 +92,8 @@ void icDestroyPressureSystem(icPressureSystem *s) {
 
 icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int tetCount,
                                          const icReal *invMass) {
-    if (vertexCount <= 0 || tetCount <= 0) return NULL;
+    // tetCount is the rings' padding entry, and their padded length must fit an int.
+    if (vertexCount <= 0 || tetCount <= 0 || tetCount > INT_MAX / 8) return NULL;
     for (int i = 0; i < 4 * tetCount; ++i)
         if (tets[i] < 0 || tets[i] >= vertexCount) return NULL;
     icPressureSystem *s = IC_ALLOC_ZERO(icPressureSystem, 1);
@@ -94,7 +105,7 @@ icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int t
     s->invMass = IC_ALLOC(icReal, 3 * n);
     s->ringStart = IC_ALLOC_ZERO(int, n + 1);
     s->ringTets = IC_ALLOC(int, 4 * T);
-    s->g = IC_ALLOC_ZERO(icReal, 12 * T + 1); // + 1: the wide kernel's last 4-double load
+    s->g = IC_ALLOC_ZERO(icReal, 12 * T + 1); // + 1: the wide kernels' last 4-double load
     s->diag = IC_ALLOC_ZERO(icReal, n);
     s->scale = IC_ALLOC_ZERO(icReal, n);
     s->invDiag = IC_ALLOC_ZERO(icReal, n);
@@ -105,6 +116,9 @@ icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int t
 #endif
     s->useWide = s->wide != NULL;
     s->rhs = IC_ALLOC(icReal, n);
+    s->tetValue = IC_ALLOC_ZERO(icReal, T + 1);
+    size_t groups = (n + IC_PRESSURE_RING_LANES - 1) / IC_PRESSURE_RING_LANES;
+    s->laneStart = IC_ALLOC(int, groups + 1);
     s->work = IC_ALLOC(icReal, 9 * n);
     size_t blocks = (T + IC_PRESSURE_TET_BLOCK - 1) / IC_PRESSURE_TET_BLOCK;
     s->blockFirst = IC_ALLOC(int, blocks);
@@ -113,8 +127,8 @@ icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int t
     s->mark = IC_ALLOC(int, n);
     s->scratchSets = 1;
     if (!s->tets || !s->invMass || !s->ringStart || !s->ringTets || !s->g || !s->diag ||
-        !s->scale || !s->invDiag || !s->u || !s->masked || !s->rhs || !s->work || !s->blockFirst ||
-        !s->blockLast || !s->acc || !s->mark) {
+        !s->scale || !s->invDiag || !s->u || !s->masked || !s->rhs || !s->tetValue ||
+        !s->laneStart || !s->work || !s->blockFirst || !s->blockLast || !s->acc || !s->mark) {
         icDestroyPressureSystem(s);
         return NULL;
     }
@@ -126,6 +140,29 @@ icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int t
     for (int t = 0; t < tetCount; ++t)
         for (int a = 0; a < 4; ++a) s->ringTets[s->mark[tets[4 * t + a]]++] = t;
     for (size_t v = 0; v < n; ++v) s->mark[v] = -1;
+    s->laneStart[0] = 0;
+    for (size_t gr = 0; gr < groups; ++gr) {
+        int longest = 0;
+        for (size_t v = gr * IC_PRESSURE_RING_LANES; v < (gr + 1) * IC_PRESSURE_RING_LANES && v < n;
+             ++v)
+            if (s->ringStart[v + 1] - s->ringStart[v] > longest)
+                longest = s->ringStart[v + 1] - s->ringStart[v];
+        s->laneStart[gr + 1] = s->laneStart[gr] + IC_PRESSURE_RING_LANES * longest;
+    }
+    s->laneTets = IC_ALLOC(int, (size_t)s->laneStart[groups]);
+    if (!s->laneTets) {
+        icDestroyPressureSystem(s);
+        return NULL;
+    }
+    for (size_t gr = 0; gr < groups; ++gr)
+        for (int l = 0; l < IC_PRESSURE_RING_LANES; ++l) {
+            size_t v = gr * IC_PRESSURE_RING_LANES + (size_t)l;
+            int length = v < n ? s->ringStart[v + 1] - s->ringStart[v] : 0;
+            int longest = (s->laneStart[gr + 1] - s->laneStart[gr]) / IC_PRESSURE_RING_LANES;
+            for (int i = 0; i < longest; ++i)
+                s->laneTets[s->laneStart[gr] + IC_PRESSURE_RING_LANES * i + l] =
+                    i < length ? s->ringTets[s->ringStart[v] + i] : tetCount;
+        }
     for (size_t b = 0; b < blocks; ++b) {
         int lo = vertexCount, hi = -1;
         size_t k1 = 4 * IC_PRESSURE_TET_BLOCK * (b + 1) < 4 * T ? 4 * IC_PRESSURE_TET_BLOCK * (b + 1)
@@ -240,18 +277,19 @@ void icPressureSystem_DeactivateRows(icPressureSystem *s, const unsigned char *a
 }
 
 // ---------------------------------------------------------------------------------------
-// J^T and J by vertex ranges: each range is owned by one worker, which walks the tets
-// touching it in tet order and adds into its own vertices only. Every sum is then the one of
-// the serial scatters (icOneRing_DivergenceTranspose / icOneRing_Divergence), in their
-// order, whatever the ranges: any worker count gives their bits. Tets touching two ranges
-// are read by both; with vertices numbered in space order that is a thin layer.
+// M^-1 J^T by vertex ranges: each range is owned by one worker, which walks the tets touching it
+// in tet order and adds into its own vertices only. Every sum is then the one of the serial
+// scatter (icOneRing_DivergenceTranspose), in its order, whatever the ranges: any worker count
+// gives its bits. Tets touching two ranges are read by both; with vertices numbered in space order
+// that is a thin layer. J is a gather (see divergence) with the same property.
 
 typedef struct operatorPass {
     icPressureSystem *s;
     const icReal *in;
     icReal *out;
-    bool maskIn;  ///< read in[k] as 0 on inactive rows (and zero those rows of out)
-    int chunks;
+    bool maskIn;           ///< read in[k] as 0 on inactive rows (and zero those rows of out)
+    int chunks;            ///< vertex ranges of the gradient
+    const icReal *records; ///< the divergence's input as 4-double records (NULL: read in)
 } operatorPass;
 
 static void chunkRange(const operatorPass *op, int chunk, int *v0, int *v1) {
@@ -278,9 +316,10 @@ static inline bool blockSpan(const icPressureSystem *s, int b, int v0, int v1, i
 }
 
 #ifdef IC_PRESSURE_AVX2
-// gradientChunkTask's loop with each vertex's three sums in one 4-double record: one load, multiply,
-// add and store a corner instead of three of each (the scattered adds are most of the product).
-// Lane by lane the same multiply and add, so the same bits.
+// gradientChunkTask's loop with each vertex's three sums in one 4-double record: one load,
+// multiply, add and store a corner instead of three of each (the scattered adds are most of the
+// gradient). Lane by lane the same multiply and add, so the same bits. The records are left holding
+// u, for the divergence's kernel.
 __attribute__((target("avx2"))) static void gradientChunkAvx2(const icPressureSystem *s,
                                                                const icReal *p, int v0, int v1,
                                                                icReal *out) {
@@ -306,9 +345,48 @@ __attribute__((target("avx2"))) static void gradientChunkAvx2(const icPressureSy
             }
         }
     }
-    for (int k = v0; k < v1; ++k)
-        for (int c = 0; c < 3; ++c)
-            out[3 * (size_t)k + c] = wide[4 * (size_t)k + c] * s->invMass[3 * (size_t)k + c];
+    // The records become u itself, the spare lane zero.
+    for (int k = v0; k < v1; ++k) {
+        icReal *o = wide + 4 * (size_t)k;
+        for (int c = 0; c < 3; ++c) {
+            o[c] *= s->invMass[3 * (size_t)k + c];
+            out[3 * (size_t)k + c] = o[c];
+        }
+        o[3] = 0;
+    }
+}
+
+// tetDivergenceTask's loop four tets at a time: each corner's three products in one multiply (g's
+// fourth lane reads the next corner's x, the record's spare lane is zero), two transposes to put a
+// tet in each lane, then the portable loop's sums in its order (r = 0 + d_0 + d_1 + d_2 + d_3,
+// d_a = (g_x u_x + g_y u_y) + g_z u_z), so the same bits.
+__attribute__((target("avx2"))) static inline __m256d cornerSums(const icReal *gt, const int *tv,
+                                                                 const icReal *rec) {
+    __m256d m0 = _mm256_mul_pd(_mm256_loadu_pd(gt), _mm256_loadu_pd(rec + 4 * (size_t)tv[0]));
+    __m256d m1 = _mm256_mul_pd(_mm256_loadu_pd(gt + 3), _mm256_loadu_pd(rec + 4 * (size_t)tv[1]));
+    __m256d m2 = _mm256_mul_pd(_mm256_loadu_pd(gt + 6), _mm256_loadu_pd(rec + 4 * (size_t)tv[2]));
+    __m256d m3 = _mm256_mul_pd(_mm256_loadu_pd(gt + 9), _mm256_loadu_pd(rec + 4 * (size_t)tv[3]));
+    __m256d lo01 = _mm256_unpacklo_pd(m0, m1), hi01 = _mm256_unpackhi_pd(m0, m1);
+    __m256d lo23 = _mm256_unpacklo_pd(m2, m3), hi23 = _mm256_unpackhi_pd(m2, m3);
+    __m256d x = _mm256_permute2f128_pd(lo01, lo23, 0x20);
+    __m256d y = _mm256_permute2f128_pd(hi01, hi23, 0x20);
+    __m256d z = _mm256_permute2f128_pd(lo01, lo23, 0x31);
+    return _mm256_add_pd(_mm256_add_pd(x, y), z); // lane a: d_a of this tet
+}
+
+__attribute__((target("avx2"))) static void tetDivergenceFour(const icPressureSystem *s, int t,
+                                                              const icReal *rec, icReal *out) {
+    const int *tv = s->tets + 4 * (size_t)t;
+    const icReal *gt = s->g + 12 * (size_t)t;
+    __m256d d0 = cornerSums(gt, tv, rec), d1 = cornerSums(gt + 12, tv + 4, rec);
+    __m256d d2 = cornerSums(gt + 24, tv + 8, rec), d3 = cornerSums(gt + 36, tv + 12, rec);
+    __m256d lo01 = _mm256_unpacklo_pd(d0, d1), hi01 = _mm256_unpackhi_pd(d0, d1);
+    __m256d lo23 = _mm256_unpacklo_pd(d2, d3), hi23 = _mm256_unpackhi_pd(d2, d3);
+    __m256d r = _mm256_add_pd(_mm256_setzero_pd(), _mm256_permute2f128_pd(lo01, lo23, 0x20));
+    r = _mm256_add_pd(r, _mm256_permute2f128_pd(hi01, hi23, 0x20));
+    r = _mm256_add_pd(r, _mm256_permute2f128_pd(lo01, lo23, 0x31));
+    r = _mm256_add_pd(r, _mm256_permute2f128_pd(hi01, hi23, 0x31));
+    _mm256_storeu_pd(out, _mm256_mul_pd(r, _mm256_set1_pd(0.25)));
 }
 #endif
 
@@ -363,47 +441,57 @@ static void gradientChunkTask(int start, int end, int worker, void *context) {
     }
 }
 
-// out = J u (spec 1.3): r_t = 1/4 sum_a g_{t,a} . u_a added to the four vertices.
-static void divergenceChunkTask(int start, int end, int worker, void *context) {
+// out = J u (spec 1.3) in two passes with no scattered adds: each tet's r_t = 1/4 sum_a g_{t,a} .
+// u_a, then each ring's sum of its tets' r_t in tet order. That is the order in which the serial
+// scatter (icOneRing_Divergence) adds them, so the same bits for any worker count; the scatter's
+// read-modify-writes, chained through memory wherever neighbouring tets share a vertex, were most
+// of its time.
+static void tetDivergenceTask(int start, int end, int worker, void *context) {
     (void)worker;
     const operatorPass *op = context;
     const icPressureSystem *s = op->s;
     const icReal *u = op->in;
-    int blocks = (s->tetCount + IC_PRESSURE_TET_BLOCK - 1) / IC_PRESSURE_TET_BLOCK;
-    for (int chunk = start; chunk < end; ++chunk) {
-        int v0, v1;
-        chunkRange(op, chunk, &v0, &v1);
-        icReal *out = op->out;
-        memset(out + v0, 0, sizeof(icReal) * (size_t)(v1 - v0));
-        for (int b = 0; b < blocks; ++b) {
-            int t0, t1;
-            bool inside;
-            if (!blockSpan(s, b, v0, v1, &t0, &t1, &inside)) continue;
-            for (int t = t0; t < t1; ++t) {
-                const int *tv = s->tets + 4 * (size_t)t;
-                unsigned owned = ownedCorners(tv, v0, v1, inside);
-                if (!owned) continue;
-                const icReal *gt = s->g + 12 * (size_t)t;
-                icReal r = 0;
-                for (int a = 0; a < 4; ++a) {
-                    const icReal *va = u + 3 * tv[a];
-                    r += gt[3 * a] * va[0] + gt[3 * a + 1] * va[1] + gt[3 * a + 2] * va[2];
-                }
-                r *= 0.25;
-                if (owned == 15u) {
-                    out[tv[0]] += r;
-                    out[tv[1]] += r;
-                    out[tv[2]] += r;
-                    out[tv[3]] += r;
-                    continue;
-                }
-                for (int a = 0; a < 4; ++a)
-                    if (owned >> a & 1u) out[tv[a]] += r;
-            }
+    icReal *r = s->tetValue;
+    int t = start;
+#ifdef IC_PRESSURE_AVX2
+    if (op->records)
+        for (; t + 4 <= end; t += 4) tetDivergenceFour(s, t, op->records, r + t);
+#endif
+    for (; t < end; ++t) {
+        const int *tv = s->tets + 4 * (size_t)t;
+        const icReal *gt = s->g + 12 * (size_t)t;
+        icReal sum = 0;
+        for (int a = 0; a < 4; ++a) {
+            const icReal *va = u + 3 * tv[a];
+            sum += gt[3 * a] * va[0] + gt[3 * a + 1] * va[1] + gt[3 * a + 2] * va[2];
         }
-        if (op->maskIn)
-            for (int k = v0; k < v1; ++k)
-                if (!(s->invDiag[k] > 0)) out[k] = 0;
+        r[t] = sum * 0.25;
+    }
+}
+
+// Rings by groups of four vertices, their sums side by side: four chains of dependent adds in
+// flight instead of one, and one loop exit a group. The padding (tetCount, whose r is 0) adds +0,
+// which changes no sum (a sum started at +0 is never -0).
+static void ringSumTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    const operatorPass *op = context;
+    const icPressureSystem *s = op->s;
+    const icReal *r = s->tetValue;
+    for (int gr = start; gr < end; ++gr) {
+        // Named sums: kept in registers (an array stayed on the stack).
+        icReal s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (int i = s->laneStart[gr]; i < s->laneStart[gr + 1]; i += IC_PRESSURE_RING_LANES) {
+            const int *e = s->laneTets + i;
+            s0 += r[e[0]];
+            s1 += r[e[1]];
+            s2 += r[e[2]];
+            s3 += r[e[3]];
+        }
+        icReal sum[IC_PRESSURE_RING_LANES] = {s0, s1, s2, s3};
+        for (int l = 0; l < IC_PRESSURE_RING_LANES; ++l) {
+            int k = gr * IC_PRESSURE_RING_LANES + l;
+            if (k < s->n) op->out[k] = op->maskIn && !(s->invDiag[k] > 0) ? 0.0 : sum[l];
+        }
     }
 }
 
@@ -412,10 +500,15 @@ static int chunkCount(const icPressureSystem *s) {
     return s->n < chunks * IC_PRESSURE_MIN_RANGE ? 1 : chunks;
 }
 
-// out = J u (n); with maskIn, zero on inactive rows.
-static void divergence(icPressureSystem *s, const icReal *u, bool maskOut, icReal *out) {
-    operatorPass op = {s, u, out, maskOut, chunkCount(s)};
-    icPool_ParallelFor(s->pool, divergenceChunkTask, op.chunks, 1, &op);
+// out = J u (n); with maskOut, zero on inactive rows. records: u as the gradient's AVX2 kernel
+// left it, or NULL.
+static void divergence(icPressureSystem *s, const icReal *u, const icReal *records, bool maskOut,
+                       icReal *out) {
+    operatorPass op = {s, u, out, maskOut, 0, records};
+    icPool_ParallelFor(s->pool, tetDivergenceTask, s->tetCount, IC_PRESSURE_MIN_RANGE, &op);
+    int groups = (s->n + IC_PRESSURE_RING_LANES - 1) / IC_PRESSURE_RING_LANES;
+    icPool_ParallelFor(s->pool, ringSumTask, groups, IC_PRESSURE_MIN_RANGE / IC_PRESSURE_RING_LANES,
+                       &op);
 }
 
 // dv = Pi M^-1 J^T phat, phat read as 0 on inactive rows when maskIn.
@@ -424,7 +517,7 @@ static void correction(icPressureSystem *s, const icConstraintSet *constraints, 
     // Inactive rows read as zero: one pass here rather than a test per tet corner.
     if (maskIn)
         for (int k = 0; k < s->n; ++k) s->masked[k] = s->invDiag[k] > 0 ? phat[k] : 0.0;
-    operatorPass op = {s, phat, dv, maskIn, chunkCount(s)};
+    operatorPass op = {s, phat, dv, maskIn, chunkCount(s), NULL};
     icPool_ParallelFor(s->pool, gradientChunkTask, op.chunks, 1, &op);
     icConstraintSet_Project(constraints, s->invMass, sweeps, dv);
 }
@@ -439,7 +532,24 @@ void icPressureSystem_Correction(icPressureSystem *s, const icConstraintSet *con
 static void pressureOperator(void *context, const icReal *x, icReal *y) {
     icPressureSystem *s = context;
     correction(s, s->constraints, s->sweeps, x, true, s->u);
-    divergence(s, s->u, true, y);
+    const icReal *records = NULL;
+    if (s->useWide) {
+        // The gradient's kernel left u as records; the contact sweeps changed a few vertices.
+        const icConstraintSet *set = s->constraints;
+        for (int i = 0; set && i < set->count; ++i)
+            for (int j = 0; j < set->items[i].count; ++j) {
+                size_t k = (size_t)set->items[i].vertices[j];
+                memcpy(s->wide + 4 * k, s->u + 3 * k, sizeof(icReal) * 3);
+            }
+        records = s->wide;
+    }
+    divergence(s, s->u, records, true, y);
+}
+
+void icPressureSystem_Apply(icPressureSystem *s, const icReal *x, icReal *y) {
+    s->constraints = NULL;
+    s->sweeps = 0;
+    pressureOperator(s, x, y);
 }
 
 int icPressureSystem_Solve(icPressureSystem *s, const icConstraintSet *constraints,
@@ -513,7 +623,7 @@ int icPressureSystem_ProjectVelocity(icPressureSystem *s, const icConstraintSet 
     int it = -1;
     if (b && ph && dv) {
         // eq. 2: A phat = -J w; consistent because range(A) = range(J).
-        divergence(s, v, false, b);
+        divergence(s, v, NULL, false, b);
         icReal scale = 0;
         for (int k = 0; k < s->n; ++k) {
             b[k] = -b[k];
@@ -540,7 +650,7 @@ int icPressureSystem_CorrectPositions(icPressureSystem *s, const icConstraintSet
     icReal *dv = IC_ALLOC(icReal, 3 * (size_t)s->n);
     int it = -1;
     if (b && ph && dv) {
-        divergence(s, w, false, b);
+        divergence(s, w, NULL, false, b);
         for (int k = 0; k < s->n; ++k) {
             icReal e = targetVolumes[k] - ringVolumes[k];
             // spec 2.2: no ring recovers faster than its whole volume per Dtau.
