@@ -163,11 +163,11 @@ int icPressureSystem_Solve(icPressureSystem *system, const icConstraintSet *cons
 void icPressureSystem_Correction(icPressureSystem *system, const icConstraintSet *constraints,
                                  int sweeps, const icReal *phat, icReal *dv);
 /// Velocity projection (eq. 2) at the configuration of the last Setup: v += Pi M^-1 J^T phat
-/// with A phat = -J v. phat (vertexCount, may be NULL) receives the scaled pressure (Pa s).
-int icPressureSystem_ProjectVelocity(icPressureSystem *system,
-                                     const icConstraintSet *constraints,
+/// with A phat = -J v. phat (vertexCount, may be NULL): on entry the solve's start when
+/// useGuess, on return the scaled pressure (Pa s).
+int icPressureSystem_ProjectVelocity(icPressureSystem *system, const icConstraintSet *constraints,
                                      const icPressureDef *def, icReal *v, icReal *phat,
-                                     icKrylovStats *stats);
+                                     bool useGuess, icKrylovStats *stats);
 /// Position correction (eq. 1) at the configuration of the last Setup (x^n, whose ring
 /// volumes are ringVolumes): w := vstar + Pi M^-1 J^T phat with
 /// A phat = -J vstar + e/dt, e_k = target_k - V_k clamped by recoveryTime (Dtau, 0 = none;
@@ -256,8 +256,9 @@ typedef struct icIncompressibleDef {
                                 ///< default false: kinetic friction only, under which a body
                                 ///< on a slope within its friction angle creeps (~18 % of the
                                 ///< frictionless slide at 20 deg, mu 0.6). Colliders stay kinetic.
-    bool warmStart;             ///< the first eq. 1 solve of a substep starts from the last
-                                ///< substep's eq. 1 pressure (same tolerance); default true
+    bool warmStart;             ///< the first eq. 1 solve and the eq. 2 solve of a substep
+                                ///< start from the last substep's pressures (same tolerance);
+                                ///< default true
     icVelocityProjection velocityProjection; ///< where eq. 2 runs; default
                                              ///< IC_VELOCITY_PROJECTION_AUTO
 } icIncompressibleDef;

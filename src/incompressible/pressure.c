@@ -558,10 +558,14 @@ int icPressureSystem_Solve(icPressureSystem *s, const icConstraintSet *constrain
     s->constraints = constraints;
     s->sweeps = def->sweeps;
     int active = 0;
+    bool zeroGuess = true;
     for (int k = 0; k < s->n; ++k) {
         active += s->invDiag[k] > 0;
         s->rhs[k] = s->invDiag[k] > 0 ? rhs[k] : 0.0;
+        zeroGuess = zeroGuess && (!guess || guess[k] == 0);
     }
+    // A zero start is no start: its weight would be 0 after a product.
+    if (zeroGuess) guess = NULL;
     // spec 7.7: never more iterations than unknowns (Lanczos loses orthogonality).
     int cap = def->maxIterations < active ? def->maxIterations : active;
     icReal absTol = def->absoluteTolerance * volumeScale;
@@ -616,7 +620,7 @@ static icReal totalVolumeScale(const icReal *volumes, int n) {
 
 int icPressureSystem_ProjectVelocity(icPressureSystem *s, const icConstraintSet *constraints,
                                      const icPressureDef *def, icReal *v, icReal *phat,
-                                     icKrylovStats *stats) {
+                                     bool useGuess, icKrylovStats *stats) {
     icReal *b = IC_ALLOC(icReal, s->n);
     icReal *ph = phat ? phat : IC_ALLOC(icReal, s->n);
     icReal *dv = IC_ALLOC(icReal, 3 * (size_t)s->n);
@@ -629,8 +633,8 @@ int icPressureSystem_ProjectVelocity(icPressureSystem *s, const icConstraintSet 
             b[k] = -b[k];
             scale += fabs(b[k]);
         }
-        it = icPressureSystem_Solve(s, constraints, def, scale > 0 ? scale : 1.0, b, NULL, ph,
-                                    stats);
+        it = icPressureSystem_Solve(s, constraints, def, scale > 0 ? scale : 1.0, b,
+                                    phat && useGuess ? phat : NULL, ph, stats);
         icPressureSystem_Correction(s, constraints, def->sweeps, ph, dv);
         for (int i = 0; i < 3 * s->n; ++i) v[i] += dv[i];
     }

@@ -129,7 +129,7 @@ IC_TEST(incomp, pressure_matrix_unit_tet_and_assembly) {
     icPressureDef def = icDefaultPressureDef();
     def.tolerance = 1e-12;
     icReal ph[4];
-    icPressureSystem_ProjectVelocity(s, NULL, &def, v, ph, NULL);
+    icPressureSystem_ProjectVelocity(s, NULL, &def, v, ph, false, NULL);
     IC_CHECK_NEAR(ph[0] + ph[1] + ph[2] + ph[3], -12, 1e-9);
     icOneRing_Divergence(g, tets, 1, 4, v, Jdv);
     for (int k = 0; k < 4; ++k) IC_CHECK_NEAR(Jdv[k], 0, 1e-12);

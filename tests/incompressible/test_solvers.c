@@ -40,7 +40,7 @@ IC_TEST(incomp, minres_singular_and_cg_agree) {
     def.tolerance = 1e-10;
     def.absoluteTolerance = 0;
     icKrylovStats st;
-    icPressureSystem_ProjectVelocity(s, NULL, &def, v, ph, &st);
+    icPressureSystem_ProjectVelocity(s, NULL, &def, v, ph, false, &st);
     IC_CHECK(st.converged);
     icOneRing_Divergence(g, mesh.tets, T, n, v, Jv);
     for (int k = 0; k < n; ++k) after += Jv[k] * Jv[k];
@@ -53,7 +53,7 @@ IC_TEST(incomp, minres_singular_and_cg_agree) {
     icOneRing_Divergence(g, mesh.tets, T, n, v, Jv);
     before = 0;
     for (int k = 0; k < n; ++k) before += Jv[k] * Jv[k];
-    icPressureSystem_ProjectVelocity(s, NULL, &def, v, ph, &st);
+    icPressureSystem_ProjectVelocity(s, NULL, &def, v, ph, false, &st);
     icOneRing_Divergence(g, mesh.tets, T, n, v, Jv);
     after = 0;
     for (int k = 0; k < n; ++k) after += Jv[k] * Jv[k];

@@ -267,7 +267,7 @@ IC_TEST(incomp, threaded_pressure_matches_serial) {
                      workers, wide ? "wide" : "portable");
         memcpy(v[run], v0, bytes3);
         icKrylovStats ks;
-        its[run] = icPressureSystem_ProjectVelocity(s, &set, &def, v[run], ph[run], &ks);
+        its[run] = icPressureSystem_ProjectVelocity(s, &set, &def, v[run], ph[run], false, &ks);
         icDestroyPressureSystem(s);
         icDestroyPool(pool);
     }
