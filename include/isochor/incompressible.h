@@ -150,6 +150,8 @@ struct icPool;
 void icPressureSystem_SetPool(icPressureSystem *system, struct icPool *pool);
 /// Evaluates g, the Jacobi diagonal and the active unknowns (rows with A_kk > 0) at x.
 void icPressureSystem_Setup(icPressureSystem *system, const icReal *x);
+/// The one-ring volumes of icOneRing_Volumes at x, bit for bit, on the system's workers.
+void icPressureSystem_RingVolumes(icPressureSystem *system, const icReal *x, icReal *ringVolumes);
 /// Turns off the rows with active[k] == 0 until the next Setup (their phat stays zero), e.g.
 /// rings of a sub-mesh whose tets are not all in it.
 void icPressureSystem_DeactivateRows(icPressureSystem *system, const unsigned char *active);

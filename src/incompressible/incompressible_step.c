@@ -567,7 +567,7 @@ static icResult correctPositions(icIncompressibleCache *c, const icObstacleSet *
     if (!c->systemAtXnew || memcmp(x, c->xnew, sizeof(icReal) * 3 * (size_t)n) != 0)
         icPressureSystem_Setup(c->pressureSystem, x);
     c->systemAtXnew = false;
-    icOneRing_Volumes(x, n, c->tets, c->T, c->ring);
+    icPressureSystem_RingVolumes(c->pressureSystem, x, c->ring);
     for (int k = 0; k < n; ++k) {
         icReal e = c->target[k] - c->ring[k];
         if (d->recoveryTime > 0) { // spec 2.2, the same clamp as the first solve applies
@@ -600,7 +600,7 @@ static icResult correctPositions(icIncompressibleCache *c, const icObstacleSet *
         if (moved)
             for (int k = 0; k < 3 * n; ++k) c->vstar[k] = (c->xnew[k] - x[k]) / dt;
         if (it >= d->positionNewtonIterations) break;
-        icOneRing_Volumes(c->xnew, n, c->tets, c->T, c->ring);
+        icPressureSystem_RingVolumes(c->pressureSystem, c->xnew, c->ring);
         icReal worst = 0;
         for (int k = 0; k < n; ++k)
             if (c->target[k] != 0) {
@@ -983,7 +983,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     s->lastSubstep = dt;
     s->substepCount++;
 
-    icOneRing_Volumes(s->x, n, c->tets, c->T, c->ring);
+    icPressureSystem_RingVolumes(c->pressureSystem, s->x, c->ring);
     for (int k = 0; k < n; ++k)
         if (c->target[k] != 0) {
             icReal e = fabs(c->ring[k] / c->target[k] - 1);

@@ -2,6 +2,7 @@
 // One-ring volumes and the divergence operator J = dV/dx with its transpose, matrix-free and
 // assembled, and the assembled pressure matrix J M^-1 J^T (seed 003, sec. 3; spec 1).
 #include "core/core.h"
+#include "incompressible/pressure_internal.h"
 #include "isochor/incompressible.h"
 
 #include <stdlib.h>
@@ -18,7 +19,7 @@ icReal icTet_VolumeGradients(icVec3 x0, icVec3 x1, icVec3 x2, icVec3 x3, icVec3 
     return icVec3_Dot(a, g[1]);
 }
 
-static icReal tetVolume(const icReal *x, const int *tv) {
+icReal icOneRing_TetVolume(const icReal *x, const int *tv) {
     icVec3 x0 = icVec3_Load(x, tv[0]);
     icVec3 a = icVec3_Sub(icVec3_Load(x, tv[1]), x0);
     icVec3 b = icVec3_Sub(icVec3_Load(x, tv[2]), x0);
@@ -33,7 +34,7 @@ icReal icOneRing_Volumes(const icReal *x, int vertexCount, const int *tets, int 
     icReal total = 0;
     for (int t = 0; t < tetCount; ++t) {
         const int *tv = tets + 4 * t;
-        icReal q = 0.25 * tetVolume(x, tv);
+        icReal q = 0.25 * icOneRing_TetVolume(x, tv);
         for (int a = 0; a < 4; ++a) ringVolumes[tv[a]] += q;
         total += 4 * q;
     }

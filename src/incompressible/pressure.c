@@ -500,15 +500,34 @@ static int chunkCount(const icPressureSystem *s) {
     return s->n < chunks * IC_PRESSURE_MIN_RANGE ? 1 : chunks;
 }
 
+static int ringGroups(const icPressureSystem *s) {
+    return (s->n + IC_PRESSURE_RING_LANES - 1) / IC_PRESSURE_RING_LANES;
+}
+
+static void tetQuarterVolumeTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    const operatorPass *op = context;
+    const icPressureSystem *s = op->s;
+    for (int t = start; t < end; ++t)
+        s->tetValue[t] = 0.25 * icOneRing_TetVolume(op->in, s->tets + 4 * (size_t)t);
+}
+
+// The scatter of icOneRing_Volumes as a gather, like the divergence: the same sums in tet order.
+void icPressureSystem_RingVolumes(icPressureSystem *s, const icReal *x, icReal *ringVolumes) {
+    operatorPass op = {s, x, ringVolumes, false, 0, NULL};
+    icPool_ParallelFor(s->pool, tetQuarterVolumeTask, s->tetCount, IC_PRESSURE_MIN_RANGE, &op);
+    icPool_ParallelFor(s->pool, ringSumTask, ringGroups(s),
+                       IC_PRESSURE_MIN_RANGE / IC_PRESSURE_RING_LANES, &op);
+}
+
 // out = J u (n); with maskOut, zero on inactive rows. records: u as the gradient's AVX2 kernel
 // left it, or NULL.
 static void divergence(icPressureSystem *s, const icReal *u, const icReal *records, bool maskOut,
                        icReal *out) {
     operatorPass op = {s, u, out, maskOut, 0, records};
     icPool_ParallelFor(s->pool, tetDivergenceTask, s->tetCount, IC_PRESSURE_MIN_RANGE, &op);
-    int groups = (s->n + IC_PRESSURE_RING_LANES - 1) / IC_PRESSURE_RING_LANES;
-    icPool_ParallelFor(s->pool, ringSumTask, groups, IC_PRESSURE_MIN_RANGE / IC_PRESSURE_RING_LANES,
-                       &op);
+    icPool_ParallelFor(s->pool, ringSumTask, ringGroups(s),
+                       IC_PRESSURE_MIN_RANGE / IC_PRESSURE_RING_LANES, &op);
 }
 
 // dv = Pi M^-1 J^T phat, phat read as 0 on inactive rows when maskIn.

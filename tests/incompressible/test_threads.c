@@ -186,11 +186,12 @@ IC_TEST(incomp, step_same_bits_any_workers) {
     for (int k = 0; k < 3; ++k) icDestroyWorld(worlds[k]);
 }
 
-// The pressure system's threaded M^-1 J^T (vertex ranges, each summing in tet order) is the
-// serial scatter of icOneRing_DivergenceTranspose bit for bit with 1 and 2 workers and with the
-// AVX2 and portable kernels, and a whole velocity projection (J, J^T, the diagonal, MINRES,
-// contact sweeps) gives the same bits with all four. 16^3 cells: enough vertices for every loop
-// to split.
+// The pressure system's threaded M^-1 J^T (vertex ranges, each summing in tet order), its whole
+// product J M^-1 J^T (J as per-tet values, then ring sums in tet order) and its ring volumes are
+// the serial scatters (icOneRing_DivergenceTranspose, icOneRing_Divergence, icOneRing_Volumes)
+// bit for bit with 1 and 2 workers and with the AVX2 and portable kernels, and a whole velocity
+// projection (J, J^T, the diagonal, MINRES, contact sweeps) gives the same bits with all four.
+// 16^3 cells: enough vertices for every loop to split.
 IC_TEST(incomp, threaded_pressure_matches_serial) {
     icTetMesh mesh = {0};
     incompBox(&mesh, 16, 6);
@@ -220,8 +221,9 @@ IC_TEST(incomp, threaded_pressure_matches_serial) {
     // The product's reference from the serial scatters, on a p that is zero on the rows whose ring
     // has no free vertex (the product reads those as zero and writes zero there).
     icReal *pMasked = malloc(bytes1), *product = malloc(bytes1), *refProduct = malloc(bytes1);
-    icReal *uRef = malloc(bytes3);
-    IC_REQUIRE(pMasked && product && refProduct && uRef);
+    icReal *uRef = malloc(bytes3), *refVolumes = malloc(bytes1);
+    IC_REQUIRE(pMasked && product && refProduct && uRef && refVolumes);
+    icOneRing_Volumes(x, n, mesh.tets, T, refVolumes);
     memset(pMasked, 0, bytes1);
     for (int t = 0; t < T; ++t) {
         const int *tv = mesh.tets + 4 * t;
@@ -259,6 +261,9 @@ IC_TEST(incomp, threaded_pressure_matches_serial) {
         IC_CHECK_MSG(memcmp(out, ref, bytes3) == 0,
                      "%d workers, %s kernels: M^-1 J^T p differs from the serial scatter", workers,
                      wide ? "wide" : "portable");
+        icPressureSystem_RingVolumes(s, x, product);
+        IC_CHECK_MSG(memcmp(product, refVolumes, bytes1) == 0,
+                     "%d workers: the ring volumes differ from icOneRing_Volumes", workers);
         // The whole product: J (the divergence's tet pass and ring sums) after M^-1 J^T, with
         // the inactive rows (all of whose vertices are kinematic) read and written as zero.
         icPressureSystem_Apply(s, pMasked, product);
@@ -281,7 +286,8 @@ IC_TEST(incomp, threaded_pressure_matches_serial) {
         free(v[run]);
         free(ph[run]);
     }
-    icReal *arrays[] = {x, invMass, p, g, ref, out, v0, pMasked, product, refProduct, uRef};
+    icReal *arrays[] = {x,  invMass, p,       g,          ref,  out,
+                        v0, pMasked, product, refProduct, uRef, refVolumes};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) free(arrays[i]);
     icTetMesh_Destroy(&mesh);
 }
