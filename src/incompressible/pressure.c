@@ -92,8 +92,9 @@ void icDestroyPressureSystem(icPressureSystem *s) {
 
 icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int tetCount,
                                          const icReal *invMass) {
-    // tetCount is the rings' padding entry, and their padded length must fit an int.
-    if (vertexCount <= 0 || tetCount <= 0 || tetCount > INT_MAX / 8) return NULL;
+    // The rings' padded layout holds at most 16 tetCount entries (four lanes, each padded to the
+    // longest of four rings), indexed by int.
+    if (vertexCount <= 0 || tetCount <= 0 || tetCount > INT_MAX / 16) return NULL;
     for (int i = 0; i < 4 * tetCount; ++i)
         if (tets[i] < 0 || tets[i] >= vertexCount) return NULL;
     icPressureSystem *s = IC_ALLOC_ZERO(icPressureSystem, 1);
@@ -473,6 +474,7 @@ static void tetDivergenceTask(int start, int end, int worker, void *context) {
 // flight instead of one, and one loop exit a group. The padding (tetCount, whose r is 0) adds +0,
 // which changes no sum (a sum started at +0 is never -0).
 static void ringSumTask(int start, int end, int worker, void *context) {
+    _Static_assert(IC_PRESSURE_RING_LANES == 4, "ringSumTask keeps four named sums");
     (void)worker;
     const operatorPass *op = context;
     const icPressureSystem *s = op->s;
