@@ -5,7 +5,7 @@
 #include <string.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
+#include "math/transpose4.h"
 #endif
 
 // |s_i + s_j| below this makes R non-differentiable; keep the sign (spec 2.3).
@@ -194,12 +194,12 @@ void icCorotated_TetBlocks(const icMaterial *m, const icSvd3 *svd, bool project,
 __attribute__((target("avx2"), always_inline)) static inline void
 storeLanes4(icReal *o0, icReal *o1, icReal *o2, icReal *o3, __m256d r0, __m256d r1, __m256d r2,
             __m256d r3) {
-    __m256d lo01 = _mm256_unpacklo_pd(r0, r1), hi01 = _mm256_unpackhi_pd(r0, r1);
-    __m256d lo23 = _mm256_unpacklo_pd(r2, r3), hi23 = _mm256_unpackhi_pd(r2, r3);
-    _mm256_storeu_pd(o0, _mm256_permute2f128_pd(lo01, lo23, 0x20));
-    _mm256_storeu_pd(o1, _mm256_permute2f128_pd(hi01, hi23, 0x20));
-    _mm256_storeu_pd(o2, _mm256_permute2f128_pd(lo01, lo23, 0x31));
-    _mm256_storeu_pd(o3, _mm256_permute2f128_pd(hi01, hi23, 0x31));
+    __m256d t0, t1, t2, t3;
+    icTranspose4d(r0, r1, r2, r3, &t0, &t1, &t2, &t3);
+    _mm256_storeu_pd(o0, t0);
+    _mm256_storeu_pd(o1, t1);
+    _mm256_storeu_pd(o2, t2);
+    _mm256_storeu_pd(o3, t3);
 }
 
 // icCorotated_TetBlocks on four tets at once, one per 4-wide lane: every operation of the

@@ -11,10 +11,10 @@
 #include <math.h>
 #include <string.h>
 
-// The gradient's AVX2 kernel, compiled for that target whatever -march and picked at run time.
+// The operators' AVX2 kernels, compiled for that target whatever -march and picked at run time.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define IC_PRESSURE_AVX2 1
-#include <immintrin.h>
+#include "math/transpose4.h"
 #endif
 
 // Vertices (or tets) per range of the parallel loops (small systems stay on one thread: their
@@ -367,11 +367,8 @@ __attribute__((target("avx2"))) static inline __m256d cornerSums(const icReal *g
     __m256d m1 = _mm256_mul_pd(_mm256_loadu_pd(gt + 3), _mm256_loadu_pd(rec + 4 * (size_t)tv[1]));
     __m256d m2 = _mm256_mul_pd(_mm256_loadu_pd(gt + 6), _mm256_loadu_pd(rec + 4 * (size_t)tv[2]));
     __m256d m3 = _mm256_mul_pd(_mm256_loadu_pd(gt + 9), _mm256_loadu_pd(rec + 4 * (size_t)tv[3]));
-    __m256d lo01 = _mm256_unpacklo_pd(m0, m1), hi01 = _mm256_unpackhi_pd(m0, m1);
-    __m256d lo23 = _mm256_unpacklo_pd(m2, m3), hi23 = _mm256_unpackhi_pd(m2, m3);
-    __m256d x = _mm256_permute2f128_pd(lo01, lo23, 0x20);
-    __m256d y = _mm256_permute2f128_pd(hi01, hi23, 0x20);
-    __m256d z = _mm256_permute2f128_pd(lo01, lo23, 0x31);
+    __m256d x, y, z, spare; // the spare lanes' products
+    icTranspose4d(m0, m1, m2, m3, &x, &y, &z, &spare);
     return _mm256_add_pd(_mm256_add_pd(x, y), z); // lane a: d_a of this tet
 }
 
@@ -381,12 +378,10 @@ __attribute__((target("avx2"))) static void tetDivergenceFour(const icPressureSy
     const icReal *gt = s->g + 12 * (size_t)t;
     __m256d d0 = cornerSums(gt, tv, rec), d1 = cornerSums(gt + 12, tv + 4, rec);
     __m256d d2 = cornerSums(gt + 24, tv + 8, rec), d3 = cornerSums(gt + 36, tv + 12, rec);
-    __m256d lo01 = _mm256_unpacklo_pd(d0, d1), hi01 = _mm256_unpackhi_pd(d0, d1);
-    __m256d lo23 = _mm256_unpacklo_pd(d2, d3), hi23 = _mm256_unpackhi_pd(d2, d3);
-    __m256d r = _mm256_add_pd(_mm256_setzero_pd(), _mm256_permute2f128_pd(lo01, lo23, 0x20));
-    r = _mm256_add_pd(r, _mm256_permute2f128_pd(hi01, hi23, 0x20));
-    r = _mm256_add_pd(r, _mm256_permute2f128_pd(lo01, lo23, 0x31));
-    r = _mm256_add_pd(r, _mm256_permute2f128_pd(hi01, hi23, 0x31));
+    __m256d e0, e1, e2, e3; // e_a: corner a's d_a, a tet in each lane
+    icTranspose4d(d0, d1, d2, d3, &e0, &e1, &e2, &e3);
+    __m256d r = _mm256_add_pd(_mm256_setzero_pd(), e0);
+    r = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(r, e1), e2), e3);
     _mm256_storeu_pd(out, _mm256_mul_pd(r, _mm256_set1_pd(0.25)));
 }
 #endif
