@@ -64,6 +64,8 @@ static icWorld *makeSphere(int cells, int variant, double height, bool gravity, 
     // IC_MAX_STEP_MOTION=0 turns the adaptive (CFL) substeps off, for comparisons.
     if (getenv("IC_MAX_STEP_MOTION")) d.maxStepMotion = atof(getenv("IC_MAX_STEP_MOTION"));
     if (getenv("IC_POSITION_TOLERANCE")) d.positionTolerance = atof(getenv("IC_POSITION_TOLERANCE"));
+    // IC_RING_FLOOR=0: every ring's error against its own volume, as before 2026-11-22 (eighth).
+    if (getenv("IC_RING_FLOOR")) d.ringErrorFloor = atof(getenv("IC_RING_FLOOR"));
     if (getenv("IC_NEWTON")) d.positionNewtonIterations = atoi(getenv("IC_NEWTON"));
     if (getenv("IC_STATIC_FRICTION")) d.staticFriction = atoi(getenv("IC_STATIC_FRICTION")) != 0;
     // IC_WARM_START=0: every pressure solve starts from zero, as before the warm start.

@@ -240,6 +240,10 @@ typedef struct icIncompressibleDef {
                                 ///< (spec 2.1, optional iteration), >= 1; default 5
     icReal positionTolerance;   ///< those iterations stop once every ring is within this
                                 ///< relative error of its (clamped) target, > 0; 1e-3
+    icReal ringErrorFloor;      ///< ... relative to the larger of the ring's rest volume and
+                                ///< this fraction of its body's mean rest ring volume, >= 0
+                                ///< (0: its own volume alone); default 0.5. A two-tet surface
+                                ///< ring holds a twelfth of an interior ring's volume
     int localNewtonLayers;      ///< the later of those solves run on the rings more than half
                                 ///< positionTolerance off their target grown by this many
                                 ///< rings of neighbours (pressure zero outside; the whole mesh

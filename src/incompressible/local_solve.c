@@ -67,11 +67,11 @@ void icDestroyLocalSolve(icLocalSolve *s) {
 
 // The domain: seed rings, then `layers` breadth-first rounds over shared tets. Returns its size;
 // the rings are marked in inDomain and listed in queue.
-static int growDomain(icLocalSolve *s, const icReal *target, const icReal *goal, const icReal *ring,
+static int growDomain(icLocalSolve *s, const icReal *scale, const icReal *goal, const icReal *ring,
                       icReal threshold, int layers) {
     int count = 0;
     for (int k = 0; k < s->n; ++k)
-        if (fabs(ring[k] - goal[k]) > threshold * fabs(target[k])) {
+        if (fabs(ring[k] - goal[k]) > threshold * fabs(scale[k])) {
             s->inDomain[k] = 1;
             s->queue[count++] = k;
         }
@@ -116,7 +116,7 @@ static icResult restrictConstraints(icLocalSolve *s, const icConstraintSet *all)
 }
 
 int icLocalSolve_CorrectPositions(icLocalSolve *s, struct icPool *pool, const icReal *x,
-                                  const icReal *invMass, const icReal *target, const icReal *goal,
+                                  const icReal *invMass, const icReal *scale, const icReal *goal,
                                   const icReal *ring, icReal threshold, int layers, int maxRings,
                                   const icConstraintSet *constraints, const icPressureDef *def,
                                   icReal dt, icReal *w, icReal *phat, int *domainRings,
@@ -125,7 +125,7 @@ int icLocalSolve_CorrectPositions(icLocalSolve *s, struct icPool *pool, const ic
     memset(w, 0, sizeof(icReal) * 3 * (size_t)n);
     memset(phat, 0, sizeof(icReal) * (size_t)n);
     if (stats) memset(stats, 0, sizeof *stats);
-    int rings = growDomain(s, target, goal, ring, threshold, layers);
+    int rings = growDomain(s, scale, goal, ring, threshold, layers);
     *domainRings = rings;
     if (rings == 0 || rings > maxRings) {
         for (int q = 0; q < rings; ++q) s->inDomain[s->queue[q]] = 0;

@@ -29,7 +29,7 @@ icLocalSolve *icCreateLocalSolve(int vertexCount, const int *tets, int tetCount)
 void icDestroyLocalSolve(icLocalSolve *solve);
 
 /// One Newton solve of eq. 1 (spec 2.1, the optional iteration) restricted to the rings whose
-/// volume ring_k is more than `threshold` |target_k| off goal_k, grown by `layers` rings of
+/// volume ring_k is more than `threshold` |scale_k| off goal_k, grown by `layers` rings of
 /// neighbours; pressures outside are zero. Solves A q = (goal - ring) / dt on those rows of the
 /// sub-mesh of their tets (positions x), with the constraints that touch it, and returns the
 /// correction in w (n x 3, zero outside the sub-mesh) and q in phat (n, zero outside the
@@ -37,7 +37,7 @@ void icDestroyLocalSolve(icLocalSolve *solve);
 /// nothing is solved (w and phat zero, 0 returned). Returns the iterations, -1 when out of
 /// memory.
 int icLocalSolve_CorrectPositions(icLocalSolve *solve, struct icPool *pool, const icReal *x,
-                                  const icReal *invMass, const icReal *target, const icReal *goal,
+                                  const icReal *invMass, const icReal *scale, const icReal *goal,
                                   const icReal *ring, icReal threshold, int layers, int maxRings,
                                   const icConstraintSet *constraints, const icPressureDef *def,
                                   icReal dt, icReal *w, icReal *phat, int *domainRings,

@@ -24,6 +24,8 @@
 //   "max_cg_iterations": 500,      integer >= 1
 //   "position_newton_iterations": 5,  eq. 1 re-linearised at the end positions, integer >= 1
 //   "position_tolerance": 1e-3,    those stop once every ring is this close to its goal, > 0
+//   "ring_error_floor": 0.5,       ... relative to the larger of its rest volume and this
+//                                  fraction of its body's mean ring, >= 0 (0 = its own alone)
 //   "local_newton_layers": 3,      the later ones on the rings off their goal and this many
 //                                  rings around them, integer >= 0 (0 = the whole mesh)
 //   "max_step_motion": 0.25,       adaptive substeps: mean edges a vertex may move per
@@ -59,6 +61,7 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
                                        "max_cg_iterations",
                                        "position_newton_iterations",
                                        "position_tolerance",
+                                       "ring_error_floor",
                                        "local_newton_layers",
                                        "max_step_motion",
                                        "max_substeps",
@@ -108,6 +111,8 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
                                &d->positionNewtonIterations)) != IC_OK ||
         (e = icSceneReader_Number(r, item, path, "position_tolerance", IC_RANGE_POSITIVE,
                                   &d->positionTolerance)) != IC_OK ||
+        (e = icSceneReader_Number(r, item, path, "ring_error_floor", IC_RANGE_NON_NEGATIVE,
+                                  &d->ringErrorFloor)) != IC_OK ||
         (e = icSceneReader_Int(r, item, path, "local_newton_layers", 0, 1000000,
                                &d->localNewtonLayers)) != IC_OK ||
         (e = icSceneReader_Number(r, item, path, "max_step_motion", IC_RANGE_NON_NEGATIVE,

@@ -85,6 +85,11 @@ uint64_t icWorld_HashModel(const icWorld *world) {
         // Likewise only when not the default (auto); 0x7650 tags the word as this key's.
         if (in.velocityProjection != IC_VELOCITY_PROJECTION_AUTO)
             h = icHash_Word(h, 0x7650 + (uint64_t)in.velocityProjection);
+        // Likewise only when not the default 0.5; 0x7266 tags the word as this key's.
+        if (in.ringErrorFloor != icDefaultIncompressibleDef().ringErrorFloor) {
+            h = icHash_Word(h, 0x7266);
+            h = icHash_Real(h, in.ringErrorFloor);
+        }
     }
 
     size_t nv = (size_t)m->vertexCount, nt = (size_t)m->tetCount;

@@ -490,3 +490,31 @@ IC_TEST(incomp, cli_resume_sphere_drop) {
                            "sphere_drop.pvd"};
     icTest_CheckResumedRun(dir, files, (int)(sizeof files / sizeof files[0]));
 }
+
+// ring_error_floor changes the trajectory, so a checkpoint made under one floor is refused by a
+// world with another; the default folds nothing into the model hash, so checkpoints written
+// before the key existed (all at the default) still load.
+IC_TEST(incomp, ring_error_floor_in_the_model_hash) {
+    icWorld *a = sphereWorld(), *b = sphereWorld();
+    IC_REQUIRE(a && b);
+    stepWorld(a, 3);
+    void *data = NULL;
+    size_t size = 0;
+    IC_CHECK_RESULT(icWorld_SaveCheckpoint(a, NULL, 0, &data, &size), IC_OK);
+    icIncompressibleDef d = icWorld_GetIncompressibleDef(b);
+    for (int i = 0; i < 3; ++i) {
+        static const icReal floors[3] = {0, 0.25, 0.5};
+        d.ringErrorFloor = floors[i];
+        IC_CHECK_RESULT(icWorld_SetIncompressibleDef(b, &d), IC_OK);
+        bool same = floors[i] == icDefaultIncompressibleDef().ringErrorFloor;
+        IC_CHECK_MSG((icWorld_HashModel(b) == icWorld_HashModel(a)) == same, "floor %g", floors[i]);
+        icDiagnostic diag = {0};
+        IC_CHECK_RESULT(icWorld_LoadCheckpoint(b, data, size, NULL, NULL, &diag),
+                        same ? IC_OK : IC_ERR_BAD_VALUE);
+    }
+    d.ringErrorFloor = -1;
+    IC_CHECK_RESULT(icWorld_SetIncompressibleDef(b, &d), IC_ERR_BAD_VALUE);
+    icFree(data);
+    icDestroyWorld(a);
+    icDestroyWorld(b);
+}

@@ -232,3 +232,22 @@ IC_TEST(io, scene_incompressible_velocity_projection_key) {
         "solver.velocity_projection: 'start' is not one of auto, end, midpoint");
     IC_CHECK_INT(icGetByteCount(), bytes);
 }
+
+// ring_error_floor: 0.5 by default, any number >= 0 when asked (0: each ring against its own
+// volume), a negative one refused with the key's path and line.
+IC_TEST(io, scene_incompressible_ring_error_floor_key) {
+    int64_t bytes = icGetByteCount();
+    static const struct {
+        const char *keys;
+        icReal floor;
+    } cases[] = {{"", 0.5}, {", \"ring_error_floor\": 0", 0}, {", \"ring_error_floor\": 2.5", 2.5}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        icIncompressibleDef d;
+        if (incompressibleDefOf(cases[i].keys, &d))
+            IC_CHECK_MSG(d.ringErrorFloor == cases[i].floor, "'%s': %g", cases[i].keys,
+                         d.ringErrorFloor);
+    }
+    checkIncompressibleRefused(",\n \"ring_error_floor\": -0.1",
+                               "solver.ring_error_floor: -0.1 is outside [0");
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}
