@@ -138,8 +138,8 @@ IC_TEST(incomp, warm_start_saves_pressure_iterations) {
 
 // The Newton loop of eq. 1 judges each ring's error against the larger of its rest volume and
 // ring_error_floor times its body's mean ring. The default (0.5) spares the small surface rings
-// the later solves that the whole ring volume would not notice; a huge floor leaves one solve a
-// substep (every error is small against it); the volume figures stay.
+// Newton solves for errors a typical ring would not notice, with the same volume figures; a huge
+// floor leaves one solve a substep (every error is small against it).
 IC_TEST(incomp, ring_error_floor_spares_small_rings) {
     static const icReal floors[3] = {0, 0.5, 1e6};
     int newton[3] = {0, 0, 0}, substeps[3] = {0, 0, 0}, iterations[3] = {0, 0, 0};
