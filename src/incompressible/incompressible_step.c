@@ -34,7 +34,8 @@ struct icIncompressibleCache {
     icReal *target;      ///< (n) rest ring volumes
     icReal *errorScale;  ///< (n) what eq. 1's Newton loop measures ring errors against (lazily
                          ///< allocated; see ringErrorScales)
-    icReal errorScaleFloor; ///< the ringErrorFloor errorScale holds, < 0 when not computed
+    icReal errorScaleFloor; ///< the ringErrorFloor errorScale holds (set when it is allocated:
+                            ///< a rebuild frees it)
     icReal *ring;        ///< (n)
     icReal *pressure;    ///< (n) Pa, last velocity projection: the next one's start (warmStart)
     icReal *positionPressure; ///< (n) Pa, the last substep's eq. 1 solves together: the start
@@ -337,7 +338,6 @@ static icResult build(icWorld *world, icIncompressibleCache *c) {
     icPressureSystem_SetPool(c->pressureSystem, m->pool);
     c->systemAtXnew = false;
     c->restVolume = icOneRing_Volumes(m->restPositions, n, c->tets, T, c->target);
-    c->errorScaleFloor = -1;
     c->revision = m->revision;
     c->built = true;
     return IC_OK;
