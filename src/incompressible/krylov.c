@@ -10,10 +10,21 @@
 #include <math.h>
 #include <string.h>
 
+// Sums over the unknowns run in four lanes (element i into lane i % 4, the lanes added as
+// (0 + 1) + (2 + 3)): four short dependency chains instead of one long one. One chain cost
+// ~4 cycles an element, two sums of 20k elements a MINRES iteration at 104k tets: 0.67 against
+// 0.59 ms an iteration on two workers (`bench_incompressible product 32 2`). Running the vector
+// passes on the workers as well was slower (0.75-0.91 ms: three more hand-overs an iteration).
+typedef struct laneSum {
+    icReal s[4];
+} laneSum;
+
+static inline icReal laneSum_Total(laneSum l) { return (l.s[0] + l.s[1]) + (l.s[2] + l.s[3]); }
+
 static icReal dot(int n, const icReal *a, const icReal *b) {
-    icReal s = 0;
-    for (int i = 0; i < n; ++i) s += a[i] * b[i];
-    return s;
+    laneSum l = {{0, 0, 0, 0}};
+    for (int i = 0; i < n; ++i) l.s[i & 3] += a[i] * b[i];
+    return laneSum_Total(l);
 }
 
 // alpha minimising ||r - alpha q||: the weight of the guess whose operator image is q.
@@ -93,8 +104,7 @@ int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale, 
         st.converged = true;
         goto finish;
     }
-    // The vector updates are fused into three passes an iteration, each element and each running
-    // sum taking the operations of the plain loops in their order (the same bits): S A S v with
+    // The vector updates are fused into three passes an iteration: S A S v with
     // v's scaled copy (tmp) made where v is, q = S A S v - beta vPrev with alpha = v . q, then q -=
     // alpha v with q . q, then the directions with the next v and its scaled copy.
     for (int i = 0; i < n; ++i) {
@@ -106,22 +116,23 @@ int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale, 
     for (int k = 0; k < maxIterations; ++k) {
         op(context, scale ? tmp : v, q);
         st.iterations++;
-        icReal alpha = 0;
+        laneSum alphaSum = {{0, 0, 0, 0}}, qqSum = {{0, 0, 0, 0}};
         if (scale)
             for (int i = 0; i < n; ++i) {
                 q[i] = q[i] * scale[i] - beta * vPrev[i];
-                alpha += v[i] * q[i];
+                alphaSum.s[i & 3] += v[i] * q[i];
             }
         else
             for (int i = 0; i < n; ++i) {
                 q[i] -= beta * vPrev[i];
-                alpha += v[i] * q[i];
+                alphaSum.s[i & 3] += v[i] * q[i];
             }
-        icReal qq = 0;
+        icReal alpha = laneSum_Total(alphaSum);
         for (int i = 0; i < n; ++i) {
             q[i] -= alpha * v[i];
-            qq += q[i] * q[i];
+            qqSum.s[i & 3] += q[i] * q[i];
         }
+        icReal qq = laneSum_Total(qqSum);
         icReal betaNext = sqrt(qq);
         icReal eps = s2 * beta, dtil = c2 * beta;
         icReal delta = c1 * dtil + s1 * alpha;
