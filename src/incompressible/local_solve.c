@@ -11,7 +11,13 @@
 #include "core/core.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+static int compareInts(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
 
 icLocalSolve *icCreateLocalSolve(int n, const int *tets, int T) {
     icLocalSolve *s = IC_ALLOC_ZERO(icLocalSolve, 1);
@@ -25,6 +31,7 @@ icLocalSolve *icCreateLocalSolve(int n, const int *tets, int T) {
     s->queue = IC_ALLOC(int, N);
     s->inDomain = IC_ALLOC_ZERO(unsigned char, N);
     s->tetIn = IC_ALLOC_ZERO(unsigned char, (size_t)T + 1);
+    s->tetList = IC_ALLOC(int, (size_t)T + 1);
     s->subTets = IC_ALLOC(int, 4 * (size_t)T + 1);
     s->subInvMass = IC_ALLOC(icReal, 3 * N);
     s->subX = IC_ALLOC(icReal, 3 * N);
@@ -36,8 +43,8 @@ icLocalSolve *icCreateLocalSolve(int n, const int *tets, int T) {
     // The mesh view reads only the counts and tets.
     icTetMesh view = {.vertexCount = n, .tetCount = T, .tets = (int *)tets};
     if (icTetMesh_VertexTets(&view, &s->rings) != IC_OK || !s->localOf || !s->globalOf ||
-        !s->queue || !s->inDomain || !s->tetIn || !s->subTets || !s->subInvMass || !s->subX ||
-        !s->subW || !s->subGoal || !s->subRing || !s->subPhat || !s->active) {
+        !s->queue || !s->inDomain || !s->tetIn || !s->tetList || !s->subTets || !s->subInvMass ||
+        !s->subX || !s->subW || !s->subGoal || !s->subRing || !s->subPhat || !s->active) {
         icDestroyLocalSolve(s);
         return NULL;
     }
@@ -53,6 +60,7 @@ void icDestroyLocalSolve(icLocalSolve *s) {
     icFree(s->queue);
     icFree(s->inDomain);
     icFree(s->tetIn);
+    icFree(s->tetList);
     icFree(s->subTets);
     icFree(s->subInvMass);
     icFree(s->subX);
@@ -121,7 +129,7 @@ int icLocalSolve_CorrectPositions(icLocalSolve *s, struct icPool *pool, const ic
                                   const icConstraintSet *constraints, const icPressureDef *def,
                                   icReal dt, icReal *w, icReal *phat, int *domainRings,
                                   icKrylovStats *stats) {
-    int n = s->n, T = s->tetCount;
+    int n = s->n;
     memset(w, 0, sizeof(icReal) * 3 * (size_t)n);
     memset(phat, 0, sizeof(icReal) * (size_t)n);
     if (stats) memset(stats, 0, sizeof *stats);
@@ -131,28 +139,35 @@ int icLocalSolve_CorrectPositions(icLocalSolve *s, struct icPool *pool, const ic
         for (int q = 0; q < rings; ++q) s->inDomain[s->queue[q]] = 0;
         return 0;
     }
-    // The sub-mesh: every tet of a domain ring, its vertices numbered in mesh order (the
-    // operators' vertex ranges keep their locality).
+    // The sub-mesh: every tet of a domain ring in tet order, its vertices numbered in mesh order
+    // (the operators' vertex ranges keep their locality). Listed as they are marked and then
+    // sorted: scanning every tet and vertex of the mesh cost more than the marking.
+    int tl = 0;
     for (int q = 0; q < rings; ++q) {
         int k = s->queue[q];
-        for (int i = s->rings.offsets[k]; i < s->rings.offsets[k + 1]; ++i)
-            s->tetIn[s->rings.indices[i]] = 1;
+        for (int i = s->rings.offsets[k]; i < s->rings.offsets[k + 1]; ++i) {
+            int t = s->rings.indices[i];
+            if (!s->tetIn[t]) {
+                s->tetIn[t] = 1;
+                s->tetList[tl++] = t;
+            }
+        }
     }
-    for (int t = 0; t < T; ++t)
-        if (s->tetIn[t])
-            for (int a = 0; a < 4; ++a) s->localOf[s->tets[4 * t + a]] = 0;
+    qsort(s->tetList, (size_t)tl, sizeof(int), compareInts);
     int nl = 0;
-    for (int v = 0; v < n; ++v)
-        if (s->localOf[v] == 0) {
-            s->globalOf[nl] = v;
-            s->localOf[v] = nl++;
+    for (int j = 0; j < tl; ++j)
+        for (int a = 0; a < 4; ++a) {
+            int v = s->tets[4 * s->tetList[j] + a];
+            if (s->localOf[v] < 0) {
+                s->localOf[v] = 0;
+                s->globalOf[nl++] = v;
+            }
         }
-    int tl = 0;
-    for (int t = 0; t < T; ++t)
-        if (s->tetIn[t]) {
-            for (int a = 0; a < 4; ++a) s->subTets[4 * tl + a] = s->localOf[s->tets[4 * t + a]];
-            ++tl;
-        }
+    qsort(s->globalOf, (size_t)nl, sizeof(int), compareInts);
+    for (int l = 0; l < nl; ++l) s->localOf[s->globalOf[l]] = l;
+    for (int j = 0; j < tl; ++j)
+        for (int a = 0; a < 4; ++a)
+            s->subTets[4 * j + a] = s->localOf[s->tets[4 * s->tetList[j] + a]];
     for (int l = 0; l < nl; ++l) {
         int v = s->globalOf[l];
         for (int i = 0; i < 3; ++i) {
@@ -181,11 +196,7 @@ int icLocalSolve_CorrectPositions(icLocalSolve *s, struct icPool *pool, const ic
     icDestroyPressureSystem(sys);
     // Leave the scratch marks clear for the next call.
     for (int l = 0; l < nl; ++l) s->localOf[s->globalOf[l]] = -1;
-    for (int q = 0; q < rings; ++q) {
-        int k = s->queue[q];
-        s->inDomain[k] = 0;
-        for (int i = s->rings.offsets[k]; i < s->rings.offsets[k + 1]; ++i)
-            s->tetIn[s->rings.indices[i]] = 0;
-    }
+    for (int q = 0; q < rings; ++q) s->inDomain[s->queue[q]] = 0;
+    for (int j = 0; j < tl; ++j) s->tetIn[s->tetList[j]] = 0;
     return it;
 }

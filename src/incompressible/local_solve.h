@@ -18,6 +18,7 @@ typedef struct icLocalSolve {
     int *queue;              ///< (n) breadth-first search
     unsigned char *inDomain; ///< (n) the unknowns of the restricted solve
     unsigned char *tetIn;    ///< (tetCount) tets of the sub-mesh
+    int *tetList;            ///< (tetCount) the same tets, listed
     int *subTets;            ///< (tetCount x 4) the sub-mesh, local vertex numbers
     icReal *subInvMass, *subX, *subGoal, *subRing, *subW, *subPhat; ///< (n x 3 or n)
     unsigned char *active; ///< (n) rows solved in the sub-mesh
