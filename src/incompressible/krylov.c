@@ -11,10 +11,11 @@
 #include <string.h>
 
 // Sums over the unknowns run in four lanes (element i into lane i % 4, the lanes added as
-// (0 + 1) + (2 + 3)): four short dependency chains instead of one long one. One chain cost
-// ~4 cycles an element, two sums of 20k elements a MINRES iteration at 104k tets: 0.67 against
-// 0.59 ms an iteration on two workers (`bench_incompressible product 32 2`). Running the vector
-// passes on the workers as well was slower (0.75-0.91 ms: three more hand-overs an iteration).
+// (0 + 1) + (2 + 3)): four short dependency chains instead of one long one, in a fixed order.
+// One chain cost ~4 cycles an element, two sums of 20k elements a MINRES iteration at 104k tets
+// (`bench_incompressible product 32 1`: 1.27-1.54 against 1.39-1.74 ms an iteration; on two
+// workers within the host's noise). Running the vector passes on the workers as well was slower
+// (three more hand-overs an iteration; docs/results.md, "Steps per frame, and MINRES's sums").
 typedef struct laneSum {
     icReal s[4];
 } laneSum;
