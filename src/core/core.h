@@ -15,6 +15,8 @@ void *icAllocZero(size_t size);
 #define IC_ALLOC_ZERO(type, count) ((type *)icAllocZero(sizeof(type) * (size_t)(count)))
 /// Duplicates n bytes (NULL when src is NULL or n is 0).
 void *icMemDup(const void *src, size_t n);
+/// Sorts values[0..count) ascending.
+void icSortInts(int *values, int count);
 /// Grows *array (elementSize each) to at least `needed` elements, doubling; keeps contents.
 /// Returns false (array unchanged) when out of memory.
 bool icGrowArray(void **array, int *capacity, int needed, size_t elementSize);

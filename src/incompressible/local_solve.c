@@ -11,13 +11,7 @@
 #include "core/core.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
-
-static int compareInts(const void *a, const void *b) {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
 
 icLocalSolve *icCreateLocalSolve(int n, const int *tets, int T) {
     icLocalSolve *s = IC_ALLOC_ZERO(icLocalSolve, 1);
@@ -153,7 +147,7 @@ int icLocalSolve_CorrectPositions(icLocalSolve *s, struct icPool *pool, const ic
             }
         }
     }
-    qsort(s->tetList, (size_t)tl, sizeof(int), compareInts);
+    icSortInts(s->tetList, tl);
     int nl = 0;
     for (int j = 0; j < tl; ++j)
         for (int a = 0; a < 4; ++a) {
@@ -163,7 +157,7 @@ int icLocalSolve_CorrectPositions(icLocalSolve *s, struct icPool *pool, const ic
                 s->globalOf[nl++] = v;
             }
         }
-    qsort(s->globalOf, (size_t)nl, sizeof(int), compareInts);
+    icSortInts(s->globalOf, nl);
     for (int l = 0; l < nl; ++l) s->localOf[s->globalOf[l]] = l;
     for (int j = 0; j < tl; ++j)
         for (int a = 0; a < 4; ++a)

@@ -5,7 +5,6 @@
 #include "incompressible/pressure_internal.h"
 #include "isochor/incompressible.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 // spec 1.1: signed volume a.(b x c)/6 and its gradients; g_0 closes the sum to zero.
@@ -133,11 +132,6 @@ static icResult vertexTets(const int *tets, int tetCount, int vertexCount, int *
     return IC_OK;
 }
 
-static int compareInt(const void *a, const void *b) {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
 // spec 1.7 step 1: J[k][j] = 1/4 sum over tets holding both k and j of g_{t,j}; blocks are
 // summed over tets before anything else uses them.
 icResult icOneRing_AssembleDivergence(const icReal *g, const int *tets, int tetCount,
@@ -175,7 +169,7 @@ icResult icOneRing_AssembleDivergence(const icReal *g, const int *tets, int tetC
                 acc[j] = icVec3_Add(acc[j], icVec3_Scale(0.25, icVec3_Load(g + 12 * t, a)));
             }
         }
-        qsort(ring, (size_t)n, sizeof(int), compareInt);
+        icSortInts(ring, n);
         for (int i = 0; i < n; ++i) {
             int j = ring[i];
             for (int c = 0; c < 3; ++c) {
@@ -250,7 +244,7 @@ icResult icOneRing_AssemblePressure(const icCsr *J, const icReal *invMass, icCsr
                 acc[l] += w * tVal[f];
             }
         }
-        qsort(cols, (size_t)count, sizeof(int), compareInt);
+        icSortInts(cols, count);
         int colCap = capacity, valCap = capacity;
         if (!icGrowArray((void **)&A->col, &colCap, nnz + count, sizeof(int)) ||
             !icGrowArray((void **)&A->values, &valCap, nnz + count, sizeof(icReal))) {

@@ -5,7 +5,6 @@
 #include "rod/laplace.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 void icRodLaplacian_Destroy(icRodLaplacian *L) {
     if (!L) return;
@@ -14,11 +13,6 @@ void icRodLaplacian_Destroy(icRodLaplacian *L) {
     icFree(L->val);
     icFree(L->diag);
     memset(L, 0, sizeof *L);
-}
-
-static int cmpInt(const void *a, const void *b) {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
 }
 
 // Stiffness matrix of P1 elements, sum over triangles of (1/2) cot(angle) on the opposite
@@ -60,7 +54,7 @@ icResult icRodLaplacian_Build(icRodLaplacian *L, int nv, const icReal *pos, int 
     for (int i = 0; i < nv && result == IC_OK; ++i) {
         int *row = adj + count[i];
         int n = count[i + 1] - count[i];
-        qsort(row, (size_t)n, sizeof(int), cmpInt);
+        icSortInts(row, n);
         L->rowStart[i] = nnz;
         // merge the sorted neighbours with i itself
         bool placed = false;

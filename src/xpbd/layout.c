@@ -249,11 +249,6 @@ static void beginChunk(icBuild *B) {
     B->ok = B->ok && push(&B->chunkColours, B->colourUnits.count) && push(&B->chunkBlocks, blocksSoFar(B));
 }
 
-static int compareInts(const void *a, const void *b) {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
 // Tets tets[0..n) (in Morton order) as one chunk: greedy colours in the user's tet order, as
 // the reference sweep colours them (seed 000, sec. 5.3: tets of a colour share no vertex), so
 // the Gauss-Seidel order is the reference's colour by colour; then a vector block per `lanes`
@@ -269,7 +264,7 @@ static void emitGreedyChunk(icBuild *B, const int *tets, int n, bool sharedColou
         return;
     }
     memcpy(byIndex, tets, sizeof(int) * (size_t)n);
-    qsort(byIndex, (size_t)n, sizeof(int), compareInts);
+    icSortInts(byIndex, n);
     for (int i = 0; i < n; ++i) {
         const int *tv = m->tets + 4 * (size_t)byIndex[i];
         uint64_t taken = B->bits[tv[0]] | B->bits[tv[1]] | B->bits[tv[2]] | B->bits[tv[3]];
