@@ -13,6 +13,8 @@ typedef struct icLocalSolve {
     int n, tetCount;
     const int *tets;         ///< (tetCount x 4) borrowed
     icAdjacency rings;       ///< vertex -> incident tets
+    int *neighbourStart;     ///< (n + 1) vertex -> vertices sharing a tet with it, in neighbours
+    int *neighbours;
     int *localOf;            ///< (n) index in the sub-mesh, -1 outside
     int *globalOf;           ///< (n) sub-mesh vertex -> mesh vertex
     int *queue;              ///< (n) breadth-first search

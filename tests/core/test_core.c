@@ -4,6 +4,8 @@
 
 #include "core/core.h"
 
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,4 +84,44 @@ IC_TEST(core, arena_grows_between_resets) {
     char *d = icArena_Push(&arena, 1200); // fits now: no heap allocation
     IC_CHECK(d == arena.base);
     icArena_Destroy(&arena);
+}
+
+static int compareIntsForTest(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static void *failingAlloc(size_t size, size_t alignment, void *context) {
+    (void)size, (void)alignment, (void)context;
+    return NULL;
+}
+
+// icSortInts takes insertion sort, a radix sort or qsort by length (and qsort when the radix
+// sort's scratch cannot be had); each must give qsort's order, negatives and extremes included.
+IC_TEST(core, sort_ints_matches_qsort) {
+    const int lengths[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 1000, 40000};
+    uint32_t seed = 12345u;
+    for (int pass = 0; pass < 3; ++pass) {
+        for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; ++l) {
+            int n = lengths[l];
+            int *a = malloc(sizeof(int) * (size_t)(n + 1)),
+                *b = malloc(sizeof(int) * (size_t)(n + 1));
+            IC_REQUIRE(a && b);
+            for (int i = 0; i < n; ++i) {
+                seed = seed * 1664525u + 1013904223u;
+                // pass 0: small indices with repeats; 1: any int; 2: the extremes mixed in
+                int v = pass == 0 ? (int)(seed >> 20) : (int)seed;
+                if (pass == 2 && i % 7 == 0) v = i % 2 ? INT_MIN : INT_MAX;
+                a[i] = b[i] = v;
+            }
+            if (pass == 1 && l % 2) icSetAllocator(failingAlloc, NULL, NULL); // qsort fallback
+            icSortInts(a, n);
+            icSetAllocator(NULL, NULL, NULL);
+            qsort(b, (size_t)n, sizeof(int), compareIntsForTest);
+            IC_CHECK_MSG(n == 0 || memcmp(a, b, sizeof(int) * (size_t)n) == 0, "length %d, pass %d",
+                         n, pass);
+            free(a);
+            free(b);
+        }
+    }
 }
