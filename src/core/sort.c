@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Below this many values insertion sort (and the radix sort's histograms would cost more).
+// Up to IC_SORT_SHORT values insertion sort; from IC_SORT_RADIX on the radix sort (below that
+// its 4 x 256 counts would cost more than qsort's comparisons).
 enum { IC_SORT_SHORT = 32, IC_SORT_RADIX = 256 };
 
 static int compareInts(const void *a, const void *b) {
@@ -31,19 +32,19 @@ static void insertionSort(int *values, int count) {
 // every key has the same byte there (index lists: the top byte, often the third as well).
 // Returns false when the scratch cannot be had.
 static bool radixSort(int *values, int count) {
-    uint32_t *tmp = IC_ALLOC(uint32_t, (size_t)count);
+    int *tmp = IC_ALLOC(int, (size_t)count);
     if (!tmp) return false;
     static const uint32_t flip = 0x80000000u;
-    uint32_t *src = (uint32_t *)values, *dst = tmp;
+    int *src = values, *dst = tmp;
     size_t histogram[4][256];
     memset(histogram, 0, sizeof histogram);
     for (int i = 0; i < count; ++i) {
-        uint32_t key = src[i] ^ flip;
+        uint32_t key = (uint32_t)src[i] ^ flip;
         for (int d = 0; d < 4; ++d) histogram[d][key >> (8 * d) & 255u]++;
     }
     for (int d = 0; d < 4; ++d) {
         size_t *h = histogram[d];
-        uint32_t first = (src[0] ^ flip) >> (8 * d) & 255u;
+        uint32_t first = ((uint32_t)src[0] ^ flip) >> (8 * d) & 255u;
         if (h[first] == (size_t)count) continue; // one byte value: this pass moves nothing
         size_t offset = 0;
         for (int b = 0; b < 256; ++b) {
@@ -51,12 +52,13 @@ static bool radixSort(int *values, int count) {
             h[b] = offset;
             offset += c;
         }
-        for (int i = 0; i < count; ++i) dst[h[(src[i] ^ flip) >> (8 * d) & 255u]++] = src[i];
-        uint32_t *t = src;
+        for (int i = 0; i < count; ++i)
+            dst[h[((uint32_t)src[i] ^ flip) >> (8 * d) & 255u]++] = src[i];
+        int *t = src;
         src = dst;
         dst = t;
     }
-    if (src != (uint32_t *)values) memcpy(values, src, sizeof(int) * (size_t)count);
+    if (src != values) memcpy(values, src, sizeof(int) * (size_t)count);
     icFree(tmp);
     return true;
 }

@@ -15,7 +15,7 @@
 
 // Each vertex's neighbours through shared tets, once: the domain's breadth-first search walks
 // these (~14 a vertex) instead of every corner of every ring tet (~96), which missed the caches
-// on every other read. queue serves as the stamp array and is left as it was (unused).
+// on every other read. queue, free until the first solve, serves as the stamp array.
 static bool buildNeighbours(icLocalSolve *s) {
     int n = s->n;
     s->neighbourStart = IC_ALLOC(int, (size_t)n + 1);
