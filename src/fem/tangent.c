@@ -14,8 +14,9 @@
 #endif
 
 // Tets per SVD batch (icMat3_SvdBatch): the batches are fixed groups of tets, never cut by a
-// worker range, because a batch's lanes sweep together.
-enum { IC_TANGENT_GROUP = 4 };
+// worker range, because a batch's lanes sweep together. A tet pass hands the SVD two groups at
+// a time, which it runs side by side.
+enum { IC_TANGENT_GROUP = 4, IC_TANGENT_SVD_GROUPS = 2 };
 // Vertices per range: of the products (small meshes stay on one thread: their products are
 // too short to share on a busy machine), and of the tet passes.
 enum { IC_TANGENT_MIN_VERTICES = 2048, IC_TANGENT_MIN_CHUNK = 512 };
@@ -199,6 +200,73 @@ static void prefetchBlocks(const struct icFemThreads *th, int t0, int count) {
         }
 }
 
+// The rest of a group's pass once its SVDs are done: stresses and forces, element blocks,
+// and their scatter into the rows [v0, v1).
+static void groupTail(const tetPass *pass, int t0, int count, const icMat3 *F, const icSvd3 *svd,
+                      bool needSvd, int v0, int v1) {
+    const icFemModel *model = pass->model;
+    const struct icFemThreads *th = model->threads;
+    // A full group of one corotated material: its element blocks four at a time.
+    icReal blocks4[IC_TANGENT_GROUP][10][9];
+    const int *gm = model->tetMaterial + t0;
+    bool batched = pass->tangent && count == IC_TANGENT_GROUP && gm[1] == gm[0] && gm[2] == gm[0] &&
+                   gm[3] == gm[0] && model->materials[gm[0]].model == IC_MATERIAL_COROTATED;
+    if (batched) {
+        const icTetRest *rests[IC_TANGENT_GROUP] = {&model->rest[t0], &model->rest[t0 + 1],
+                                                    &model->rest[t0 + 2], &model->rest[t0 + 3]};
+        icCorotated_TetBlocks4(&model->materials[gm[0]], svd, pass->project, rests, blocks4);
+    }
+    for (int k = 0; k < count; ++k) {
+        int t = t0 + k;
+        const int *tv = model->tets + 4 * t;
+        bool mine[4], any = false;
+        for (int a = 0; a < 4; ++a) any |= mine[a] = tv[a] >= v0 && tv[a] < v1;
+        if (!any) continue;
+        const icMaterial *m = &model->materials[model->tetMaterial[t]];
+        const icTetRest *rest = &model->rest[t];
+        icReal local[10][9];
+        icReal(*blocks)[9] = batched ? blocks4[k] : local;
+        icMat3 P;
+        if (!pass->tangent) {
+            icMaterial_EvaluateSvd(m, F[k], needSvd ? &svd[k] : NULL, &P, NULL, false);
+        } else if (m->model == IC_MATERIAL_COROTATED) {
+            P = icCorotated_Stress(m, &svd[k]);
+            if (!batched) icCorotated_TetBlocks(m, &svd[k], pass->project, rest, blocks);
+        } else {
+            tetBlocksGeneric(m, F[k], needSvd ? &svd[k] : NULL, pass->project, rest, &P, blocks);
+        }
+        if (pass->f) {
+            // H = -W P Q^T, f4 = -(f1 + f2 + f3), as icFem_ScatterStress.
+            icMat3 h = icMat3_Scale(-rest->W, icMat3_MulTrans(P, rest->Q));
+            icVec3 fa[4] = {h.col[0], h.col[1], h.col[2],
+                            icVec3_Neg(icVec3_Add(icVec3_Add(h.col[0], h.col[1]), h.col[2]))};
+            for (int a = 0; a < 4; ++a) {
+                if (!mine[a]) continue;
+                icReal *p = pass->f + 3 * (size_t)tv[a];
+                p[0] += fa[a].x;
+                p[1] += fa[a].y;
+                p[2] += fa[a].z;
+            }
+        }
+        if (!pass->tangent) continue;
+        // Row a of K_e into the stored blocks of row tets[a]: element block (a, b) as computed,
+        // or (b, a) transposed.
+        const int *dst = th->tetBlocks + 16 * (size_t)t;
+        for (int a = 0; a < 4; ++a) {
+            if (!mine[a]) continue;
+            for (int b = 0; b < 4; ++b) {
+                int at = dst[4 * a + b];
+                if (at < 0) continue;
+                icReal *out = th->values + 9 * (size_t)at;
+                if (a <= b)
+                    addBlock(out, blocks[kUpper[a][b]]);
+                else
+                    addBlockTransposed(out, blocks[kUpper[b][a]]);
+            }
+        }
+    }
+}
+
 static void chunkTask(int start, int end, int worker, void *context) {
     (void)worker;
     const tetPass *pass = context;
@@ -211,83 +279,43 @@ static void chunkTask(int start, int end, int worker, void *context) {
         if (pass->tangent)
             memset(th->values + 9 * (size_t)th->rowStart[v0], 0,
                    sizeof(icReal) * 9 * (size_t)(th->rowStart[v1] - th->rowStart[v0]));
-        for (int group = 0; group < groups; ++group) {
-            if (th->groupLast[group] < v0 || th->groupFirst[group] >= v1) continue;
-            int t0 = group * IC_TANGENT_GROUP;
-            int count = model->tetCount - t0;
-            if (count > IC_TANGENT_GROUP) count = IC_TANGENT_GROUP;
-            // The stored blocks this group's tets add into are scattered over K's rows (most miss
-            // the core's caches): ask for them now, so the loads meet them once the SVDs are done.
-            if (pass->tangent) prefetchBlocks(th, t0, count);
-            icMat3 F[IC_TANGENT_GROUP];
-            icSvd3 svd[IC_TANGENT_GROUP];
-            bool needSvd = false;
-            for (int k = 0; k < count; ++k) {
-                F[k] = icFem_TetF(model, pass->x, t0 + k);
-                needSvd |= icMaterial_NeedsSvd(&model->materials[model->tetMaterial[t0 + k]],
-                                               pass->tangent && pass->project);
+        // Groups two at a time: icMat3_SvdBatch runs two batches side by side (the batches stay
+        // the fixed groups, so the same bits).
+        for (int pair = 0; pair < groups; pair += IC_TANGENT_SVD_GROUPS) {
+            bool touches[IC_TANGENT_SVD_GROUPS], needSvd[IC_TANGENT_SVD_GROUPS];
+            int first = -1, last = -1;
+            for (int g = 0; g < IC_TANGENT_SVD_GROUPS; ++g) {
+                int group = pair + g;
+                touches[g] =
+                    group < groups && th->groupLast[group] >= v0 && th->groupFirst[group] < v1;
+                if (!touches[g]) continue;
+                if (first < 0) first = group;
+                last = group;
             }
-            if (needSvd) icMat3_SvdBatch(count, F, svd);
-            // A full group of one corotated material: its element blocks four at a time.
-            icReal blocks4[IC_TANGENT_GROUP][10][9];
-            const int *gm = model->tetMaterial + t0;
-            bool batched = pass->tangent && count == IC_TANGENT_GROUP && gm[1] == gm[0] &&
-                           gm[2] == gm[0] && gm[3] == gm[0] &&
-                           model->materials[gm[0]].model == IC_MATERIAL_COROTATED;
-            if (batched) {
-                const icTetRest *rests[IC_TANGENT_GROUP] = {&model->rest[t0], &model->rest[t0 + 1],
-                                                            &model->rest[t0 + 2], &model->rest[t0 + 3]};
-                icCorotated_TetBlocks4(&model->materials[gm[0]], svd, pass->project, rests, blocks4);
+            if (first < 0) continue;
+            int t0 = first * IC_TANGENT_GROUP, t1 = (last + 1) * IC_TANGENT_GROUP;
+            if (t1 > model->tetCount) t1 = model->tetCount;
+            // The stored blocks these tets add into are scattered over K's rows (most miss the
+            // core's caches): ask for them now, so the loads meet them once the SVDs are done.
+            if (pass->tangent) prefetchBlocks(th, t0, t1 - t0);
+            icMat3 F[IC_TANGENT_SVD_GROUPS * IC_TANGENT_GROUP];
+            icSvd3 svd[IC_TANGENT_SVD_GROUPS * IC_TANGENT_GROUP];
+            bool anySvd = false;
+            for (int g = 0; g < IC_TANGENT_SVD_GROUPS; ++g) needSvd[g] = false;
+            for (int t = t0; t < t1; ++t) {
+                F[t - t0] = icFem_TetF(model, pass->x, t);
+                int g = t / IC_TANGENT_GROUP - pair;
+                needSvd[g] |= icMaterial_NeedsSvd(&model->materials[model->tetMaterial[t]],
+                                                  pass->tangent && pass->project);
+                anySvd |= needSvd[g];
             }
-            for (int k = 0; k < count; ++k) {
-                int t = t0 + k;
-                const int *tv = model->tets + 4 * t;
-                bool mine[4], any = false;
-                for (int a = 0; a < 4; ++a) any |= mine[a] = tv[a] >= v0 && tv[a] < v1;
-                if (!any) continue;
-                const icMaterial *m = &model->materials[model->tetMaterial[t]];
-                const icTetRest *rest = &model->rest[t];
-                icReal local[10][9];
-                icReal(*blocks)[9] = batched ? blocks4[k] : local;
-                icMat3 P;
-                if (!pass->tangent) {
-                    icMaterial_EvaluateSvd(m, F[k], needSvd ? &svd[k] : NULL, &P, NULL, false);
-                } else if (m->model == IC_MATERIAL_COROTATED) {
-                    P = icCorotated_Stress(m, &svd[k]);
-                    if (!batched) icCorotated_TetBlocks(m, &svd[k], pass->project, rest, blocks);
-                } else {
-                    tetBlocksGeneric(m, F[k], needSvd ? &svd[k] : NULL, pass->project, rest, &P,
-                                     blocks);
-                }
-                if (pass->f) {
-                    // H = -W P Q^T, f4 = -(f1 + f2 + f3), as icFem_ScatterStress.
-                    icMat3 h = icMat3_Scale(-rest->W, icMat3_MulTrans(P, rest->Q));
-                    icVec3 fa[4] = {h.col[0], h.col[1], h.col[2],
-                                    icVec3_Neg(icVec3_Add(icVec3_Add(h.col[0], h.col[1]), h.col[2]))};
-                    for (int a = 0; a < 4; ++a) {
-                        if (!mine[a]) continue;
-                        icReal *p = pass->f + 3 * (size_t)tv[a];
-                        p[0] += fa[a].x;
-                        p[1] += fa[a].y;
-                        p[2] += fa[a].z;
-                    }
-                }
-                if (!pass->tangent) continue;
-                // Row a of K_e into the stored blocks of row tets[a]: element block (a, b)
-                // as computed, or (b, a) transposed.
-                const int *dst = th->tetBlocks + 16 * (size_t)t;
-                for (int a = 0; a < 4; ++a) {
-                    if (!mine[a]) continue;
-                    for (int b = 0; b < 4; ++b) {
-                        int at = dst[4 * a + b];
-                        if (at < 0) continue;
-                        icReal *out = th->values + 9 * (size_t)at;
-                        if (a <= b)
-                            addBlock(out, blocks[kUpper[a][b]]);
-                        else
-                            addBlockTransposed(out, blocks[kUpper[b][a]]);
-                    }
-                }
+            if (anySvd) icMat3_SvdBatch(t1 - t0, F, svd);
+            for (int group = first; group <= last; ++group) {
+                int g = group - pair;
+                if (!touches[g]) continue;
+                int g0 = group * IC_TANGENT_GROUP, count = model->tetCount - g0;
+                if (count > IC_TANGENT_GROUP) count = IC_TANGENT_GROUP;
+                groupTail(pass, g0, count, F + (g0 - t0), svd + (g0 - t0), needSvd[g], v0, v1);
             }
         }
     }

@@ -340,41 +340,79 @@ swap4(icLanes4 b[3][3], icLanes4 v[3][3], icLanes4 *np, icLanes4 *nq, int p, int
     *nq = _mm256_blendv_pd(*nq, t, mask);
 }
 
-// svdLanes on four finite, nonzero matrices. Returns false, having written nothing, when a
-// lane needs the scalar path (a zero or non-finite matrix, or a rank-one one whose second
-// column of U is any perpendicular).
-__attribute__((target("avx2"))) static bool svdLanesAvx2(const icMat3 *a, icSvd3 *out) {
+// One batch of four matrices in registers: B and V by [column][component], and each lane's scale.
+typedef struct icSvdBatch4 {
+    icLanes4 b[3][3], v[3][3], scale;
+} icSvdBatch4;
+
+// Loads four matrices scaled by their largest entries. Returns false when a lane needs the
+// scalar path (a zero or non-finite matrix).
+__attribute__((target("avx2"), always_inline)) static inline bool loadBatch4(const icMat3 *a,
+                                                                             icSvdBatch4 *L) {
     const icLanes4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1);
     const icLanes4 sign = _mm256_set1_pd(-0.0), inf = _mm256_set1_pd(INFINITY);
     const double *m[4] = {(const double *)&a[0], (const double *)&a[1], (const double *)&a[2],
                           (const double *)&a[3]};
-    icLanes4 b[3][3], v[3][3], scale = zero;
+    icLanes4 scale = zero;
     for (int c = 0; c < 3; ++c)
         for (int i = 0; i < 3; ++i) {
             int e = 3 * c + i;
-            b[c][i] = _mm256_setr_pd(m[0][e], m[1][e], m[2][e], m[3][e]);
-            scale = _mm256_max_pd(scale, _mm256_andnot_pd(sign, b[c][i]));
-            v[c][i] = c == i ? one : zero;
+            L->b[c][i] = _mm256_setr_pd(m[0][e], m[1][e], m[2][e], m[3][e]);
+            scale = _mm256_max_pd(scale, _mm256_andnot_pd(sign, L->b[c][i]));
+            L->v[c][i] = c == i ? one : zero;
         }
     // max ignores NaN (the other operand wins), so test each entry for NaN as well.
     icLanes4 bad = _mm256_cmp_pd(scale, zero, _CMP_EQ_OQ);
     bad = _mm256_or_pd(bad, _mm256_cmp_pd(scale, inf, _CMP_EQ_OQ));
     for (int c = 0; c < 3; ++c)
         for (int i = 0; i < 3; ++i)
-            bad = _mm256_or_pd(bad, _mm256_cmp_pd(b[c][i], b[c][i], _CMP_UNORD_Q));
+            bad = _mm256_or_pd(bad, _mm256_cmp_pd(L->b[c][i], L->b[c][i], _CMP_UNORD_Q));
     if (_mm256_movemask_pd(bad)) return false;
     icLanes4 inv = _mm256_div_pd(one, scale);
     for (int c = 0; c < 3; ++c)
-        for (int i = 0; i < 3; ++i) b[c][i] = _mm256_mul_pd(inv, b[c][i]);
-    for (int sweep = 0; sweep < IC_SVD_MAX_SWEEPS; ++sweep) {
-        icLanes4 w = rotate4(b[0], b[1], v[0], v[1]);
-        w = _mm256_max_pd(w, rotate4(b[0], b[2], v[0], v[2]));
-        w = _mm256_max_pd(w, rotate4(b[1], b[2], v[1], v[2]));
-        __m128d h = _mm_max_pd(_mm256_castpd256_pd128(w), _mm256_extractf128_pd(w, 1));
-        h = _mm_max_sd(h, _mm_unpackhi_pd(h, h));
-        if (_mm_cvtsd_f64(h) < 1e-16) break;
+        for (int i = 0; i < 3; ++i) L->b[c][i] = _mm256_mul_pd(inv, L->b[c][i]);
+    L->scale = scale;
+    return true;
+}
+
+// Whether every lane's rotations of a sweep started from squared cosines below 1e-16 (the
+// batch is done: see icMat3_Svd); w holds each lane's largest.
+__attribute__((target("avx2"), always_inline)) static inline bool sweepDone4(icLanes4 w) {
+    __m128d h = _mm_max_pd(_mm256_castpd256_pd128(w), _mm256_extractf128_pd(w, 1));
+    h = _mm_max_sd(h, _mm_unpackhi_pd(h, h));
+    return _mm_cvtsd_f64(h) < 1e-16;
+}
+
+// One cyclic sweep (0,1), (0,2), (1,2); true once the batch is done.
+__attribute__((target("avx2"), always_inline)) static inline bool sweepBatch4(icSvdBatch4 *L) {
+    icLanes4 w = rotate4(L->b[0], L->b[1], L->v[0], L->v[1]);
+    w = _mm256_max_pd(w, rotate4(L->b[0], L->b[2], L->v[0], L->v[2]));
+    w = _mm256_max_pd(w, rotate4(L->b[1], L->b[2], L->v[1], L->v[2]));
+    return sweepDone4(w);
+}
+
+// One sweep of two batches with their rotations interleaved, so that the out-of-order core has
+// both chains in flight (in sequence, the second batch's rotations wait behind the first's).
+__attribute__((target("avx2"), always_inline)) static inline void
+sweepBatch4Pair(icSvdBatch4 *A, icSvdBatch4 *B, bool done[2]) {
+    static const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    icLanes4 wa = _mm256_setzero_pd(), wb = wa;
+    for (int k = 0; k < 3; ++k) {
+        int p = pairs[k][0], q = pairs[k][1];
+        wa = _mm256_max_pd(wa, rotate4(A->b[p], A->b[q], A->v[p], A->v[q]));
+        wb = _mm256_max_pd(wb, rotate4(B->b[p], B->b[q], B->v[p], B->v[q]));
     }
-    // finishSvd, lane by lane in registers.
+    done[0] = sweepDone4(wa);
+    done[1] = sweepDone4(wb);
+}
+
+// finishSvd, lane by lane in registers. Returns false, having written nothing, when a lane is
+// rank one (its second column of U is any perpendicular: the scalar path).
+__attribute__((target("avx2"), always_inline)) static inline bool finishBatch4(icSvdBatch4 *L,
+                                                                               icSvd3 *out) {
+    const icLanes4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1);
+    const icLanes4 sign = _mm256_set1_pd(-0.0);
+    icLanes4(*b)[3] = L->b, (*v)[3] = L->v;
     icLanes4 n0 = dot4(b[0], b[0]), n1 = dot4(b[1], b[1]), n2 = dot4(b[2], b[2]);
     swap4(b, v, &n0, &n1, 0, 1, _mm256_cmp_pd(n0, n1, _CMP_LT_OQ));
     swap4(b, v, &n0, &n2, 0, 2, _mm256_cmp_pd(n0, n2, _CMP_LT_OQ));
@@ -402,14 +440,42 @@ __attribute__((target("avx2"))) static bool svdLanesAvx2(const icMat3 *a, icSvd3
         _mm256_storeu_pd(lanes[6 + i], u3[i]);
         for (int c = 0; c < 3; ++c) _mm256_storeu_pd(lanes[12 + 3 * c + i], v[c][i]);
     }
-    _mm256_storeu_pd(lanes[9], _mm256_mul_pd(s1, scale));
-    _mm256_storeu_pd(lanes[10], _mm256_mul_pd(s2, scale));
-    _mm256_storeu_pd(lanes[11], _mm256_mul_pd(s3, scale));
+    _mm256_storeu_pd(lanes[9], _mm256_mul_pd(s1, L->scale));
+    _mm256_storeu_pd(lanes[10], _mm256_mul_pd(s2, L->scale));
+    _mm256_storeu_pd(lanes[11], _mm256_mul_pd(s3, L->scale));
     for (int l = 0; l < 4; ++l) {
         double *o = (double *)&out[l];
         for (int e = 0; e < 21; ++e) o[e] = lanes[e][l];
     }
     return true;
+}
+
+// svdLanes on four finite, nonzero matrices. Returns false, having written nothing, when a
+// lane needs the scalar path.
+__attribute__((target("avx2"))) static bool svdLanesAvx2(const icMat3 *a, icSvd3 *out) {
+    icSvdBatch4 L;
+    if (!loadBatch4(a, &L)) return false;
+    for (int sweep = 0; sweep < IC_SVD_MAX_SWEEPS; ++sweep)
+        if (sweepBatch4(&L)) break;
+    return finishBatch4(&L, out);
+}
+
+// Two batches of four at once: one batch's sweeps are a single chain of dependent square roots
+// and divisions (~90 cycles a rotation), so two chains side by side keep the units busier.
+// Each batch sweeps until its own lanes are done, exactly as svdLanesAvx2 alone: the same bits.
+// Returns, per batch, whether it was written (false: that batch needs svdLanes).
+__attribute__((target("avx2"))) static void svdLanesAvx2Pair(const icMat3 *a, icSvd3 *out,
+                                                             bool written[2]) {
+    icSvdBatch4 L[2];
+    bool loaded[2], done[2];
+    for (int k = 0; k < 2; ++k) done[k] = !(loaded[k] = loadBatch4(a + 4 * k, &L[k]));
+    int sweep = 0;
+    for (; sweep < IC_SVD_MAX_SWEEPS && !done[0] && !done[1]; ++sweep)
+        sweepBatch4Pair(&L[0], &L[1], done);
+    for (int k = 0; k < 2; ++k)
+        for (int more = sweep; more < IC_SVD_MAX_SWEEPS && !done[k]; ++more)
+            done[k] = sweepBatch4(&L[k]);
+    for (int k = 0; k < 2; ++k) written[k] = loaded[k] && finishBatch4(&L[k], out + 4 * k);
 }
 #endif
 
@@ -455,6 +521,12 @@ void icMat3_SvdBatch(int count, const icMat3 *a, icSvd3 *out) {
     int i = 0;
 #ifdef IC_SVD_AVX2
     if (useWide && __builtin_cpu_supports("avx2")) {
+        for (; i + 2 * IC_SVD_LANES <= count; i += 2 * IC_SVD_LANES) {
+            bool written[2];
+            svdLanesAvx2Pair(a + i, out + i, written);
+            for (int k = 0; k < 2; ++k)
+                if (!written[k]) svdLanes(a + i + 4 * k, out + i + 4 * k);
+        }
         for (; i + IC_SVD_LANES <= count; i += IC_SVD_LANES)
             if (!svdLanesAvx2(a + i, out + i)) svdLanes(a + i, out + i);
         for (; i < count; ++i) out[i] = icMat3_Svd(a[i]);
