@@ -2,13 +2,17 @@
 // Figures of the incompressible solver (seed 003): the sphere drop (Fig. 2) with the one-ring
 // projections vs standard FEM at nu = 0.45 / 0.499, the plate squeeze (Fig. 6), and seconds
 // per frame split into elastic, pressure and contact time.
-// Usage: bench_incompressible drop [cells] [seconds] [csv] [png]  |  tori [count] [cells] [s] |  plates [cells] [csv]  |
+// Usage: bench_incompressible drop [cells] [seconds] [csv] [png]  |  tori [count] [cells] [s] |
+// plates [cells] [csv]  |
 //        timing [cells] [frames] [workers] [steps per frame]   (2 workers, 10 steps unless told)  |
-//        product [cells] [workers]   (ms per pressure iteration, AVX2 and portable kernels)
+//        product [cells] [workers]   (ms per pressure iteration, AVX2 and portable kernels)  |
+//        elastic [cells] [workers]   (ms per tet pass with K and per K product, as the implicit
+//                                     half steps run them)
 #define _POSIX_C_SOURCE 200809L
-#include "core/pool.h"
-#include "incompressible/pressure_internal.h"
 #include "isochor/incompressible.h"
+#include "core/pool.h"
+#include "fem/fem_internal.h"
+#include "incompressible/pressure_internal.h"
 #include "isochor/mesh.h"
 #include "render/plot.h"
 
@@ -431,6 +435,59 @@ done:
     return status;
 }
 
+// The elastic half step's two kernels on the sphere, its vertices moved by up to 10 % of a cell
+// (so the SVDs sweep as in a collision): the tet pass (forces, SVDs, projected corotated K
+// assembled) and the product (M + h^2 K) w of the CG. Fastest of 20 of each.
+static int elastic(int cells, int workers) {
+    icTetMesh mesh = {0};
+    if (icGenerateSphere(&mesh, R, cells, 6) != IC_OK) return 1;
+    int n = mesh.vertexCount, T = mesh.tetCount;
+    icReal *x = malloc(sizeof(icReal) * 3 * (size_t)n), *f = malloc(sizeof(icReal) * 3 * (size_t)n);
+    icReal *w = malloc(sizeof(icReal) * 3 * (size_t)n), *y = malloc(sizeof(icReal) * 3 * (size_t)n);
+    icPool *pool = icCreatePool(workers, NULL, NULL, NULL);
+    icMaterial mat = icMaterial_FromLame(IC_MATERIAL_COROTATED, MU, 0);
+    mat.density = 1000;
+    icFemModel fem = {0};
+    int status = 1;
+    if (!x || !f || !w || !y || !pool ||
+        icFemModel_CreateEx(&fem, n, mesh.positions, T, mesh.tets, 1, &mat, NULL, true, NULL) !=
+            IC_OK)
+        goto done;
+    if (icFemModel_SetPool(&fem, pool) != IC_OK) goto done;
+    double cell = 2 * R / cells;
+    for (int i = 0; i < 3 * n; ++i) {
+        unsigned h = (unsigned)i * 2654435761u;
+        x[i] = mesh.positions[i] + 0.1 * cell * ((double)(h % 1000) / 1000.0 - 0.5);
+        w[i] = (double)((h >> 10) % 1000) / 1000.0 - 0.5;
+    }
+    double pass = INFINITY, prod = INFINITY, sum = 0;
+    for (int round = 0; round < 20; ++round) {
+        memset(f, 0, sizeof(icReal) * 3 * (size_t)n);
+        double t0 = nowMs();
+        icFem_Evaluate(&fem, x, f, true, true);
+        double t1 = nowMs();
+        icFem_TangentProduct(&fem, 1e-6, 1.0, w, y);
+        double t2 = nowMs();
+        pass = fmin(pass, t1 - t0);
+        prod = fmin(prod, t2 - t1);
+        sum += y[round] + f[round];
+    }
+    printf(
+        "elastic: %d tets, %d vertices, %d workers: %.3f ms per tet pass (forces and K), %.3f ms "
+        "per K product (checksum %.17g)\n",
+        T, n, workers, pass, prod, sum);
+    status = 0;
+done:
+    icFemModel_Destroy(&fem);
+    icDestroyPool(pool);
+    free(x);
+    free(f);
+    free(w);
+    free(y);
+    icTetMesh_Destroy(&mesh);
+    return status;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "drop";
     if (getenv("IC_MU")) MU = atof(getenv("IC_MU"));
@@ -455,6 +512,7 @@ int main(int argc, char **argv) {
         return timing(cells, argc > 3 ? atoi(argv[3]) : 2, argc > 4 ? atoi(argv[4]) : 2,
                       argc > 5 ? atoi(argv[5]) : 10);
     if (strcmp(mode, "product") == 0) return product(cells, argc > 3 ? atoi(argv[3]) : 2);
+    if (strcmp(mode, "elastic") == 0) return elastic(cells, argc > 3 ? atoi(argv[3]) : 2);
     fprintf(stderr, "usage: bench_incompressible drop|tori|plates|timing|product [cells] ...\n");
     return 2;
 }

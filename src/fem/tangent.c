@@ -12,6 +12,9 @@
 #define IC_TANGENT_AVX2 1
 #include <immintrin.h>
 #endif
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 // Tets per SVD batch (icMat3_SvdBatch): the batches are fixed groups of tets, never cut by a
 // worker range, because a batch's lanes sweep together. A tet pass hands the SVD two groups at
@@ -23,17 +26,23 @@ enum { IC_TANGENT_MIN_VERTICES = 2048, IC_TANGENT_MIN_CHUNK = 512 };
 
 // K is symmetric and its block (c, r) is exactly the transpose of (r, c) (both are summed
 // from the same element blocks in the same order), so only the blocks with c >= r are
-// stored: half the memory traffic of the products, which dominate the solves.
+// stored: half the memory traffic of the products, which dominate the solves. The blocks are
+// floats: the products stream K from memory ~10 times per assembly, and float halves that (the
+// products' arithmetic stays double; K's rounding, ~1e-7 relative, sits far below the CG
+// tolerance, and M dominates M + h^2 K at the step lengths these solves take).
 struct icFemThreads {
     icPool *pool;
     int *rowStart;   ///< (vertexCount + 1) stored blocks of row r, the diagonal first
     int *col;        ///< (blockCount) column of each stored block, ascending in a row
-    icReal *values;  ///< (blockCount x 9) column-major blocks
+    float *values;   ///< (blockCount x 9) column-major blocks
     int *lowerStart; ///< (vertexCount + 1) blocks (c, r), c < r, that row r uses transposed
     int *lower;      ///< stored index of each, c ascending
     int *lowerRow;   ///< its c
     int *tetBlocks;  ///< (tetCount x 16) stored index of element block (a, b), or -1 when
                      ///< tets[a] > tets[b] (then (b, a) is stored)
+    uint16_t *firstTouch; ///< (tetCount) bit 4a + b: the tet's block (a, b) is the first, in
+                          ///< tet order, added into its stored block (stored, not added: no
+                          ///< clearing pass, and no load of a block the pass has not met yet)
     int *groupFirst; ///< (groupCount) smallest vertex of the group's tets
     int *groupLast;  ///< (groupCount) largest
     icTaskCallback *productTask; ///< the widest product kernel this CPU runs (same bits)
@@ -48,6 +57,7 @@ void icFemThreads_Destroy(struct icFemThreads *threads) {
     icFree(threads->lower);
     icFree(threads->lowerRow);
     icFree(threads->tetBlocks);
+    icFree(threads->firstTouch);
     icFree(threads->groupFirst);
     icFree(threads->groupLast);
     icFree(threads);
@@ -69,6 +79,7 @@ static icResult buildUpper(struct icFemThreads *th, const icFemModel *model) {
     th->rowStart = IC_ALLOC_ZERO(int, (size_t)n + 1);
     th->lowerStart = IC_ALLOC_ZERO(int, (size_t)n + 1);
     int *fill = IC_ALLOC(int, (size_t)n + 1);
+    unsigned char *seen = NULL;
     r = IC_ERR_OUT_OF_MEMORY;
     if (!fullToUpper || !th->rowStart || !th->lowerStart || !fill) goto done;
     int count = 0;
@@ -82,11 +93,15 @@ static icResult buildUpper(struct icFemThreads *th, const icFemModel *model) {
     for (int row = 0; row < n; ++row) th->lowerStart[row + 1] += th->lowerStart[row];
     int lowerCount = th->lowerStart[n];
     th->col = IC_ALLOC(int, (size_t)count + 1);
-    th->values = IC_ALLOC_ZERO(icReal, 9 * (size_t)count + 1); // + 1: 4-wide loads
+    th->values = IC_ALLOC_ZERO(float, 9 * (size_t)count + 4); // + 4: 4-wide loads
     th->lower = IC_ALLOC(int, (size_t)lowerCount + 1);
     th->lowerRow = IC_ALLOC(int, (size_t)lowerCount + 1);
     th->tetBlocks = IC_ALLOC(int, 16 * (size_t)T);
-    if (!th->col || !th->values || !th->lower || !th->lowerRow || !th->tetBlocks) goto done;
+    th->firstTouch = IC_ALLOC_ZERO(uint16_t, (size_t)T + 1);
+    seen = IC_ALLOC_ZERO(unsigned char, (size_t)count + 1);
+    if (!th->col || !th->values || !th->lower || !th->lowerRow || !th->tetBlocks ||
+        !th->firstTouch || !seen)
+        goto done;
     memcpy(fill, th->lowerStart, sizeof(int) * (size_t)n);
     for (int row = 0; row < n; ++row)
         for (int k = F->rowStart[row]; k < F->rowStart[row + 1]; ++k) {
@@ -100,8 +115,20 @@ static icResult buildUpper(struct icFemThreads *th, const icFemModel *model) {
             }
         }
     for (size_t k = 0; k < 16 * (size_t)T; ++k) th->tetBlocks[k] = fullToUpper[full.tetBlocks[k]];
+    // Every stored block is met first by the tet of least index that adds into it; that tet's
+    // pass is always done by the worker owning the block's row (see chunkTask).
+    for (int t = 0; t < T; ++t)
+        for (int e = 0; e < 16; ++e) {
+            int at = th->tetBlocks[16 * (size_t)t + e];
+            if (at < 0 || seen[at]) continue;
+            seen[at] = 1;
+            th->firstTouch[t] |= (uint16_t)(1u << e);
+        }
     r = IC_OK;
+    for (int k = 0; k < count; ++k)
+        if (!seen[k]) r = IC_ERR_INVALID_ARGUMENT; // a stored block no tet adds into: impossible
 done:
+    icFree(seen);
     icFree(fullToUpper);
     icFree(fill);
     icFemPattern_Destroy(&full);
@@ -179,15 +206,35 @@ static void tetBlocksGeneric(const icMaterial *m, icMat3 F, const icSvd3 *svd, b
         for (int b = a; b < 4; ++b) memcpy(out[kUpper[a][b]], blocks[4 * a + b], sizeof(icReal) * 9);
 }
 
-static void addBlock(icReal *restrict dst, const icReal *restrict b) {
-    for (int e = 0; e < 8; e += 2)
-        icWide_Store(dst + e, icWide_Add(icWide_Load(dst + e), icWide_Load(b + e)));
-    dst[8] += b[8];
+// Element block b into stored block dst (added in double, rounded to float), or stored there
+// when it is the block's first. Pairs of entries in SSE2 registers (x86-64's baseline).
+static inline void addBlock(float *restrict dst, const icReal *restrict b, bool first) {
+#ifdef __SSE2__
+    for (int e = 0; e < 8; e += 2) {
+        __m128d sum = _mm_loadu_pd(b + e);
+        if (!first)
+            sum = _mm_add_pd(sum,
+                             _mm_cvtps_pd(_mm_castpd_ps(_mm_load_sd((const double *)(dst + e)))));
+        _mm_store_sd((double *)(dst + e), _mm_castps_pd(_mm_cvtpd_ps(sum)));
+    }
+    dst[8] = (float)((first ? 0.0 : (double)dst[8]) + b[8]);
+#else
+    for (int e = 0; e < 9; ++e) dst[e] = (float)((first ? 0.0 : (double)dst[e]) + b[e]);
+#endif
 }
 
-static void addBlockTransposed(icReal *restrict dst, const icReal *restrict b) {
+static inline void addBlockTransposed(float *restrict dst, const icReal *restrict b, bool first) {
+    icReal t[9];
     for (int k = 0; k < 3; ++k)
-        for (int i = 0; i < 3; ++i) dst[3 * k + i] += b[3 * i + k];
+        for (int i = 0; i < 3; ++i) t[3 * k + i] = b[3 * i + k];
+    addBlock(dst, t, first);
+}
+
+static inline void addForce(icReal *f, int v, icVec3 force) {
+    icReal *p = f + 3 * (size_t)v;
+    p[0] += force.x;
+    p[1] += force.y;
+    p[2] += force.z;
 }
 
 static void prefetchBlocks(const struct icFemThreads *th, int t0, int count) {
@@ -196,7 +243,7 @@ static void prefetchBlocks(const struct icFemThreads *th, int t0, int count) {
         if (dst[k] >= 0) {
             const char *p = (const char *)(th->values + 9 * (size_t)dst[k]);
             __builtin_prefetch(p, 1);
-            __builtin_prefetch(p + 64, 1);
+            __builtin_prefetch(p + 9 * sizeof(float) - 1, 1);
         }
 }
 
@@ -238,30 +285,30 @@ static void groupTail(const tetPass *pass, int t0, int count, const icMat3 *F, c
         if (pass->f) {
             // H = -W P Q^T, f4 = -(f1 + f2 + f3), as icFem_ScatterStress.
             icMat3 h = icMat3_Scale(-rest->W, icMat3_MulTrans(P, rest->Q));
-            icVec3 fa[4] = {h.col[0], h.col[1], h.col[2],
-                            icVec3_Neg(icVec3_Add(icVec3_Add(h.col[0], h.col[1]), h.col[2]))};
-            for (int a = 0; a < 4; ++a) {
-                if (!mine[a]) continue;
-                icReal *p = pass->f + 3 * (size_t)tv[a];
-                p[0] += fa[a].x;
-                p[1] += fa[a].y;
-                p[2] += fa[a].z;
-            }
+            // Added corner by corner, not through an array of the four (whose 8-byte stores,
+            // read back 16 bytes at a time, stalled the loads).
+            icVec3 f3 = icVec3_Neg(icVec3_Add(icVec3_Add(h.col[0], h.col[1]), h.col[2]));
+            if (mine[0]) addForce(pass->f, tv[0], h.col[0]);
+            if (mine[1]) addForce(pass->f, tv[1], h.col[1]);
+            if (mine[2]) addForce(pass->f, tv[2], h.col[2]);
+            if (mine[3]) addForce(pass->f, tv[3], f3);
         }
         if (!pass->tangent) continue;
         // Row a of K_e into the stored blocks of row tets[a]: element block (a, b) as computed,
         // or (b, a) transposed.
         const int *dst = th->tetBlocks + 16 * (size_t)t;
+        unsigned first = th->firstTouch[t];
         for (int a = 0; a < 4; ++a) {
             if (!mine[a]) continue;
             for (int b = 0; b < 4; ++b) {
                 int at = dst[4 * a + b];
                 if (at < 0) continue;
-                icReal *out = th->values + 9 * (size_t)at;
+                float *out = th->values + 9 * (size_t)at;
+                bool isFirst = (first >> (4 * a + b)) & 1u;
                 if (a <= b)
-                    addBlock(out, blocks[kUpper[a][b]]);
+                    addBlock(out, blocks[kUpper[a][b]], isFirst);
                 else
-                    addBlockTransposed(out, blocks[kUpper[b][a]]);
+                    addBlockTransposed(out, blocks[kUpper[b][a]], isFirst);
             }
         }
     }
@@ -276,9 +323,6 @@ static void chunkTask(int start, int end, int worker, void *context) {
     for (int chunk = start; chunk < end; ++chunk) {
         int v0 = (int)((int64_t)model->vertexCount * chunk / pass->chunks);
         int v1 = (int)((int64_t)model->vertexCount * (chunk + 1) / pass->chunks);
-        if (pass->tangent)
-            memset(th->values + 9 * (size_t)th->rowStart[v0], 0,
-                   sizeof(icReal) * 9 * (size_t)(th->rowStart[v1] - th->rowStart[v0]));
         // Groups two at a time: icMat3_SvdBatch runs two batches side by side (the batches stay
         // the fixed groups, so the same bits).
         for (int pair = 0; pair < groups; pair += IC_TANGENT_SVD_GROUPS) {
@@ -350,27 +394,28 @@ static void productTask(int start, int end, int worker, void *context) {
     const struct icFemThreads *th = pass->model->threads;
     const int *rowStart = th->rowStart, *col = th->col;
     const int *lowerStart = th->lowerStart, *lower = th->lower, *lowerRow = th->lowerRow;
-    const icReal *values = th->values, *w = pass->w, *mass = pass->model->mass;
+    const float *values = th->values;
+    const icReal *w = pass->w, *mass = pass->model->mass;
     const icReal sk = pass->stiffnessScale, sm = pass->massScale;
     for (int r = start; r < end; ++r) {
         // Transposed blocks: (B^T x)_i = column i of B . x, each product summed on its own
         // over the blocks (a[i][j] collects b[3 i + j] x_j), then y_i = (a_i0 + a_i1) + a_i2.
         icReal a[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
         for (int k = lowerStart[r]; k < lowerStart[r + 1]; ++k) {
-            const icReal *b = values + 9 * (size_t)lower[k];
+            const float *b = values + 9 * (size_t)lower[k];
             const icReal *xc = w + 3 * (size_t)lowerRow[k];
             for (int i = 0; i < 3; ++i)
-                for (int j = 0; j < 3; ++j) a[i][j] += b[3 * i + j] * xc[j];
+                for (int j = 0; j < 3; ++j) a[i][j] += (double)b[3 * i + j] * xc[j];
         }
         icReal y0 = (a[0][0] + a[0][1]) + a[0][2];
         icReal y1 = (a[1][0] + a[1][1]) + a[1][2];
         icReal y2 = (a[2][0] + a[2][1]) + a[2][2];
         for (int k = rowStart[r]; k < rowStart[r + 1]; ++k) {
-            const icReal *b = values + 9 * (size_t)k;
+            const float *b = values + 9 * (size_t)k;
             const icReal *xc = w + 3 * (size_t)col[k];
-            y0 += b[0] * xc[0] + b[3] * xc[1] + b[6] * xc[2];
-            y1 += b[1] * xc[0] + b[4] * xc[1] + b[7] * xc[2];
-            y2 += b[2] * xc[0] + b[5] * xc[1] + b[8] * xc[2];
+            y0 += (double)b[0] * xc[0] + (double)b[3] * xc[1] + (double)b[6] * xc[2];
+            y1 += (double)b[1] * xc[0] + (double)b[4] * xc[1] + (double)b[7] * xc[2];
+            y2 += (double)b[2] * xc[0] + (double)b[5] * xc[1] + (double)b[8] * xc[2];
         }
         const icReal *wr = w + 3 * (size_t)r;
         icReal m = sm * mass[r];
@@ -382,6 +427,12 @@ static void productTask(int start, int end, int worker, void *context) {
 }
 
 #ifdef IC_TANGENT_AVX2
+// Three floats of a stored block (and the next one, ignored) as four doubles.
+__attribute__((target("avx2"), always_inline)) static inline __m256d
+loadBlockColumn(const float *b) {
+    return _mm256_cvtps_pd(_mm_loadu_ps(b));
+}
+
 // productTask with block columns in 4-wide registers (the fourth lane is ignored): the same
 // products and sums per entry, in the same order, as the scalar loop, so the same bits.
 __attribute__((target("avx2"))) static void productTaskAvx2(int start, int end, int worker,
@@ -391,17 +442,18 @@ __attribute__((target("avx2"))) static void productTaskAvx2(int start, int end, 
     const struct icFemThreads *th = pass->model->threads;
     const int *rowStart = th->rowStart, *col = th->col;
     const int *lowerStart = th->lowerStart, *lower = th->lower, *lowerRow = th->lowerRow;
-    const icReal *values = th->values, *w = pass->w, *mass = pass->model->mass;
+    const float *values = th->values;
+    const icReal *w = pass->w, *mass = pass->model->mass;
     const icReal sk = pass->stiffnessScale, sm = pass->massScale;
     for (int r = start; r < end; ++r) {
         __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
         for (int k = lowerStart[r]; k < lowerStart[r + 1]; ++k) {
-            const icReal *b = values + 9 * (size_t)lower[k];
+            const float *b = values + 9 * (size_t)lower[k];
             const icReal *xc = w + 3 * (size_t)lowerRow[k];
             __m256d x = _mm256_setr_pd(xc[0], xc[1], xc[2], 0);
-            a0 = _mm256_add_pd(a0, _mm256_mul_pd(_mm256_loadu_pd(b), x));
-            a1 = _mm256_add_pd(a1, _mm256_mul_pd(_mm256_loadu_pd(b + 3), x));
-            a2 = _mm256_add_pd(a2, _mm256_mul_pd(_mm256_loadu_pd(b + 6), x));
+            a0 = _mm256_add_pd(a0, _mm256_mul_pd(loadBlockColumn(b), x));
+            a1 = _mm256_add_pd(a1, _mm256_mul_pd(loadBlockColumn(b + 3), x));
+            a2 = _mm256_add_pd(a2, _mm256_mul_pd(loadBlockColumn(b + 6), x));
         }
         double l0[4], l1[4], l2[4];
         _mm256_storeu_pd(l0, a0);
@@ -410,11 +462,11 @@ __attribute__((target("avx2"))) static void productTaskAvx2(int start, int end, 
         __m256d y = _mm256_setr_pd((l0[0] + l0[1]) + l0[2], (l1[0] + l1[1]) + l1[2],
                                    (l2[0] + l2[1]) + l2[2], 0);
         for (int k = rowStart[r]; k < rowStart[r + 1]; ++k) {
-            const icReal *b = values + 9 * (size_t)k;
+            const float *b = values + 9 * (size_t)k;
             const icReal *xc = w + 3 * (size_t)col[k];
-            __m256d c0 = _mm256_mul_pd(_mm256_loadu_pd(b), _mm256_broadcast_sd(xc));
-            __m256d c1 = _mm256_mul_pd(_mm256_loadu_pd(b + 3), _mm256_broadcast_sd(xc + 1));
-            __m256d c2 = _mm256_mul_pd(_mm256_loadu_pd(b + 6), _mm256_broadcast_sd(xc + 2));
+            __m256d c0 = _mm256_mul_pd(loadBlockColumn(b), _mm256_broadcast_sd(xc));
+            __m256d c1 = _mm256_mul_pd(loadBlockColumn(b + 3), _mm256_broadcast_sd(xc + 1));
+            __m256d c2 = _mm256_mul_pd(loadBlockColumn(b + 6), _mm256_broadcast_sd(xc + 2));
             __m256d t = _mm256_add_pd(_mm256_add_pd(c0, c1), c2);
             y = _mm256_add_pd(y, t);
         }
@@ -442,6 +494,6 @@ void icFem_TangentDiagonal(const icFemModel *model, icReal *diagBlocks) {
     const struct icFemThreads *th = model->threads;
     IC_ASSERT(th);
     for (int v = 0; v < model->vertexCount; ++v)
-        memcpy(diagBlocks + 9 * (size_t)v, th->values + 9 * (size_t)th->rowStart[v],
-               sizeof(icReal) * 9);
+        for (int e = 0; e < 9; ++e)
+            diagBlocks[9 * (size_t)v + e] = th->values[9 * (size_t)th->rowStart[v] + e];
 }

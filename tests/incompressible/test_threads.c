@@ -25,6 +25,9 @@ static icReal maxDiff(const icReal *a, const icReal *b, int count) {
 // the per-tet projected Hessians (icFem_ComputeHessians / StiffnessProduct / Diagonal), and
 // the threaded results with 2 workers against 1 worker bit for bit. 16^3 cells: enough
 // vertices for the products to split too; tets on the range boundary are evaluated twice.
+// The threaded K is stored in float, each addition rounded: K w, the operator and the diagonal
+// within 1e-6 of their scale (measured 1.4e-7 to 1.6e-7; a block added twice or left out is
+// off by O(1)); forces stay double.
 IC_TEST(incomp, tangent_matches_element_kernels) {
     int64_t bytes = icGetByteCount();
     icTetMesh mesh = {0};
@@ -84,7 +87,7 @@ IC_TEST(incomp, tangent_matches_element_kernels) {
         icFem_TangentProduct(&b, 1, 0, w, y2);
         icReal yScale = maxAbs(yRef, 3 * n);
         IC_CHECK(yScale > 0);
-        IC_CHECK_MSG(maxDiff(y1, yRef, 3 * n) <= 1e-10 * yScale, "material %zu: K w error %g of %g",
+        IC_CHECK_MSG(maxDiff(y1, yRef, 3 * n) <= 1e-6 * yScale, "material %zu: K w error %g of %g",
                      k, maxDiff(y1, yRef, 3 * n), yScale);
         IC_CHECK_MSG(memcmp(y1, y2, sizeof(icReal) * 3 * (size_t)n) == 0,
                      "material %zu: K w differs between 1 and 2 workers", k);
@@ -98,11 +101,11 @@ IC_TEST(incomp, tangent_matches_element_kernels) {
                 worst = fmax(worst, fabs(y2[3 * v + i] - ref));
                 scale = fmax(scale, fabs(ref));
             }
-        IC_CHECK_MSG(worst <= 1e-10 * scale, "material %zu: scaled operator error %g of %g", k,
+        IC_CHECK_MSG(worst <= 1e-6 * scale, "material %zu: scaled operator error %g of %g", k,
                      worst, scale);
         icFem_TangentDiagonal(&a, d1);
         icFem_TangentDiagonal(&b, d2);
-        IC_CHECK_MSG(maxDiff(d1, dRef, 9 * n) <= 1e-10 * maxAbs(dRef, 9 * n),
+        IC_CHECK_MSG(maxDiff(d1, dRef, 9 * n) <= 1e-6 * maxAbs(dRef, 9 * n),
                      "material %zu: diagonal error %g", k, maxDiff(d1, dRef, 9 * n));
         IC_CHECK(memcmp(d1, d2, sizeof(icReal) * 9 * (size_t)n) == 0);
         // The exact (unprojected) Hessians too.
@@ -110,7 +113,7 @@ IC_TEST(incomp, tangent_matches_element_kernels) {
         icFem_StiffnessProduct(&a, hessians, w, yRef);
         icFem_Evaluate(&a, x, NULL, true, false);
         icFem_TangentProduct(&a, 1, 0, w, y1);
-        IC_CHECK_MSG(maxDiff(y1, yRef, 3 * n) <= 1e-10 * maxAbs(yRef, 3 * n),
+        IC_CHECK_MSG(maxDiff(y1, yRef, 3 * n) <= 1e-6 * maxAbs(yRef, 3 * n),
                      "material %zu: exact K w error %g of %g", k, maxDiff(y1, yRef, 3 * n),
                      maxAbs(yRef, 3 * n));
         icFemModel_Destroy(&a);
