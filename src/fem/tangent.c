@@ -237,16 +237,6 @@ static inline void addForce(icReal *f, int v, icVec3 force) {
     p[2] += force.z;
 }
 
-static void prefetchBlocks(const struct icFemThreads *th, int t0, int count) {
-    const int *dst = th->tetBlocks + 16 * (size_t)t0;
-    for (int k = 0; k < 16 * count; ++k)
-        if (dst[k] >= 0) {
-            const char *p = (const char *)(th->values + 9 * (size_t)dst[k]);
-            __builtin_prefetch(p, 1);
-            __builtin_prefetch(p + 9 * sizeof(float) - 1, 1);
-        }
-}
-
 // The rest of a group's pass once its SVDs are done: stresses and forces, element blocks,
 // and their scatter into the rows [v0, v1).
 static void groupTail(const tetPass *pass, int t0, int count, const icMat3 *F, const icSvd3 *svd,
@@ -339,9 +329,6 @@ static void chunkTask(int start, int end, int worker, void *context) {
             if (first < 0) continue;
             int t0 = first * IC_TANGENT_GROUP, t1 = (last + 1) * IC_TANGENT_GROUP;
             if (t1 > model->tetCount) t1 = model->tetCount;
-            // The stored blocks these tets add into are scattered over K's rows (most miss the
-            // core's caches): ask for them now, so the loads meet them once the SVDs are done.
-            if (pass->tangent) prefetchBlocks(th, t0, t1 - t0);
             icMat3 F[IC_TANGENT_SVD_GROUPS * IC_TANGENT_GROUP];
             icSvd3 svd[IC_TANGENT_SVD_GROUPS * IC_TANGENT_GROUP];
             bool anySvd = false;
