@@ -24,20 +24,6 @@ icReal icCorotated_Energy(const icMaterial *m, const icSvd3 *svd) {
     return m->mu * (a * a + b * b + c * c) + 0.5 * m->lambda * t * t;
 }
 
-// U diag(sigma) V^T applied with columns scaled.
-static icMat3 composeDiag(const icSvd3 *svd, icReal d0, icReal d1, icReal d2) {
-    icMat3 us = icMat3_FromCols(icVec3_Scale(d0, svd->U.col[0]), icVec3_Scale(d1, svd->U.col[1]),
-                                icVec3_Scale(d2, svd->U.col[2]));
-    return icMat3_MulTrans(us, svd->V);
-}
-
-// P = U [2 mu (Sigma - I) + lambda tr(Sigma - I) I] V^T
-icMat3 icCorotated_Stress(const icMaterial *m, const icSvd3 *svd) {
-    icReal t = m->lambda * (sumS(svd) - 3);
-    return composeDiag(svd, 2 * m->mu * (svd->s.x - 1) + t, 2 * m->mu * (svd->s.y - 1) + t,
-                       2 * m->mu * (svd->s.z - 1) + t);
-}
-
 // dP = 2 mu dF + lambda tr(R^T dF) R + (lambda tr(S - I) - 2 mu) dR, evaluated in the SVD
 // frame: dFh = U^T dF V, R^T dR ~ Om with Om_ij = (dFh_ij - dFh_ji)/(s_i + s_j) (spec 2.3).
 icMat3 icCorotated_Differential(const icMaterial *m, const icSvd3 *svd, icMat3 dF) {

@@ -30,7 +30,16 @@ void icStvk_Hessian(const icMaterial *m, icMat3 F, icReal h[81]);
 
 // Corotated linear elasticity (spec 2.3); everything from the rotation-variant SVD of F.
 icReal icCorotated_Energy(const icMaterial *m, const icSvd3 *svd);
-icMat3 icCorotated_Stress(const icMaterial *m, const icSvd3 *svd);
+/// P = U [2 mu (Sigma - I) + lambda tr(Sigma - I) I] V^T. Inline: the threaded tet pass calls
+/// it per tet, and a call returned P through memory that the caller's wider loads stalled on.
+static inline icMat3 icCorotated_Stress(const icMaterial *m, const icSvd3 *svd) {
+    icReal t = m->lambda * (svd->s.x + svd->s.y + svd->s.z - 3);
+    icReal d0 = 2 * m->mu * (svd->s.x - 1) + t, d1 = 2 * m->mu * (svd->s.y - 1) + t,
+           d2 = 2 * m->mu * (svd->s.z - 1) + t;
+    icMat3 us = icMat3_FromCols(icVec3_Scale(d0, svd->U.col[0]), icVec3_Scale(d1, svd->U.col[1]),
+                                icVec3_Scale(d2, svd->U.col[2]));
+    return icMat3_MulTrans(us, svd->V);
+}
 icMat3 icCorotated_Differential(const icMaterial *m, const icSvd3 *svd, icMat3 dF);
 void icCorotated_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out);
 /// Exact (project false) or projected Hessian from the SVD, in closed form.
