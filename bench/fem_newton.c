@@ -60,24 +60,25 @@ static void benchKernels(const icMaterial *m) {
                    icMaterialModel_Name(m->model), (t1 - t0) * 1e6 / N, (t2 - t1) * 1e6 / N,
                    (t3 - t2) * 1e6 / N, (t4 - t3) * 1e6 / N);
     }
-    // The batched SVD the tangent passes call (two batches of four per call), on its two-wide
-    // lanes, its AVX2 lanes one batch a call, and two batches a call (the same bits), alternated
-    // five times: the fastest of each.
+    // The batched SVD the tangent passes call (two batches of four a call), on its two-wide
+    // lanes, its AVX2 lanes one batch a call and two side by side, and its AVX-512 lanes (two
+    // batches in one register; all the same bits), alternated five times: the fastest of each.
     icSvd3 *out = malloc(sizeof(icSvd3) * N);
-    double best[3] = {1e300, 1e300, 1e300};
-    for (int rep = 0; rep < 15; ++rep) {
-        int mode = rep % 3, per = mode == 2 ? 8 : 4;
-        icSvd_UseWideKernels(mode != 0);
+    static const int lanes[4] = {2, 4, 4, 8}, per[4] = {4, 4, 8, 16};
+    double best[4] = {1e300, 1e300, 1e300, 1e300};
+    for (int rep = 0; rep < 20; ++rep) {
+        int mode = rep % 4;
+        icSvd_LimitLanes(lanes[mode]);
         double t0 = nowMs();
-        for (int i = 0; i < N; i += per) icMat3_SvdBatch(per, fs + i, out + i);
+        for (int i = 0; i < N; i += per[mode]) icMat3_SvdBatch(per[mode], fs + i, out + i);
         double t = (nowMs() - t0) * 1e6 / N;
         best[mode] = t < best[mode] ? t : best[mode];
         sink += out[N - 1].s.x;
     }
-    icSvd_UseWideKernels(true);
-    printf("svd per matrix: %.0f ns two-wide, %.0f ns AVX2 one batch of 4 a call, %.0f ns two "
-           "batches a call (the two-wide again where the CPU has no AVX2)\n",
-           best[0], best[1], best[2]);
+    icSvd_LimitLanes(8);
+    printf("svd per matrix: %.0f ns two-wide, %.0f ns AVX2 one batch of 4 a call, %.0f ns AVX2 two "
+           "batches side by side, %.0f ns AVX-512 (a narrower path where the CPU lacks one)\n",
+           best[0], best[1], best[2], best[3]);
     free(out);
     free(fs);
     (void)sink;

@@ -17,9 +17,9 @@
 #endif
 
 // Tets per SVD batch (icMat3_SvdBatch): the batches are fixed groups of tets, never cut by a
-// worker range, because a batch's lanes sweep together. A tet pass hands the SVD two groups at
-// a time, which it runs side by side.
-enum { IC_TANGENT_GROUP = 4, IC_TANGENT_SVD_GROUPS = 2 };
+// worker range, because a batch's lanes sweep together. A tet pass hands the SVD four groups at
+// a time, whose batches it runs side by side (icMat3_SvdBatch).
+enum { IC_TANGENT_GROUP = 4, IC_TANGENT_SVD_GROUPS = 4 };
 // Vertices per range: of the products (small meshes stay on one thread: their products are
 // too short to share on a busy machine), and of the tet passes.
 enum { IC_TANGENT_MIN_VERTICES = 2048, IC_TANGENT_MIN_CHUNK = 512 };
@@ -313,13 +313,13 @@ static void chunkTask(int start, int end, int worker, void *context) {
     for (int chunk = start; chunk < end; ++chunk) {
         int v0 = (int)((int64_t)model->vertexCount * chunk / pass->chunks);
         int v1 = (int)((int64_t)model->vertexCount * (chunk + 1) / pass->chunks);
-        // Groups two at a time: icMat3_SvdBatch runs two batches side by side (the batches stay
-        // the fixed groups, so the same bits).
-        for (int pair = 0; pair < groups; pair += IC_TANGENT_SVD_GROUPS) {
+        // Groups four at a time: icMat3_SvdBatch runs their batches side by side (the batches
+        // stay the fixed groups, so the same bits).
+        for (int set = 0; set < groups; set += IC_TANGENT_SVD_GROUPS) {
             bool touches[IC_TANGENT_SVD_GROUPS], needSvd[IC_TANGENT_SVD_GROUPS];
             int first = -1, last = -1;
             for (int g = 0; g < IC_TANGENT_SVD_GROUPS; ++g) {
-                int group = pair + g;
+                int group = set + g;
                 touches[g] =
                     group < groups && th->groupLast[group] >= v0 && th->groupFirst[group] < v1;
                 if (!touches[g]) continue;
@@ -335,14 +335,14 @@ static void chunkTask(int start, int end, int worker, void *context) {
             for (int g = 0; g < IC_TANGENT_SVD_GROUPS; ++g) needSvd[g] = false;
             for (int t = t0; t < t1; ++t) {
                 F[t - t0] = icFem_TetF(model, pass->x, t);
-                int g = t / IC_TANGENT_GROUP - pair;
+                int g = t / IC_TANGENT_GROUP - set;
                 needSvd[g] |= icMaterial_NeedsSvd(&model->materials[model->tetMaterial[t]],
                                                   pass->tangent && pass->project);
                 anySvd |= needSvd[g];
             }
             if (anySvd) icMat3_SvdBatch(t1 - t0, F, svd);
             for (int group = first; group <= last; ++group) {
-                int g = group - pair;
+                int g = group - set;
                 if (!touches[g]) continue;
                 int g0 = group * IC_TANGENT_GROUP, count = model->tetCount - g0;
                 if (count > IC_TANGENT_GROUP) count = IC_TANGENT_GROUP;

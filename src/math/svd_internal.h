@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
-/// Whether icMat3_SvdBatch may use its AVX2 lanes (on by default; the same bits either way).
-/// Process-wide: set it before the batches run, not while another thread runs them.
-void icSvd_UseWideKernels(bool use);
+/// The widest lanes icMat3_SvdBatch may use: 2 (portable), 4 (AVX2), 8 (AVX-512, the default;
+/// each only where the CPU has it). The same bits at every width. Process-wide: set it before the
+/// batches run, not while another thread runs them.
+void icSvd_LimitLanes(int lanes);
