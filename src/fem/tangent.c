@@ -210,12 +210,13 @@ static void tetBlocksGeneric(const icMaterial *m, icMat3 F, const icSvd3 *svd, b
 // when it is the block's first. Pairs of entries in SSE2 registers (x86-64's baseline).
 static inline void addBlock(float *restrict dst, const icReal *restrict b, bool first) {
 #ifdef __SSE2__
+    // Two floats move as one 8-byte integer load and store (unaligned, may alias).
     for (int e = 0; e < 8; e += 2) {
         __m128d sum = _mm_loadu_pd(b + e);
         if (!first)
-            sum = _mm_add_pd(sum,
-                             _mm_cvtps_pd(_mm_castpd_ps(_mm_load_sd((const double *)(dst + e)))));
-        _mm_store_sd((double *)(dst + e), _mm_castps_pd(_mm_cvtpd_ps(sum)));
+            sum = _mm_add_pd(
+                sum, _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(dst + e)))));
+        _mm_storel_epi64((__m128i *)(dst + e), _mm_castps_si128(_mm_cvtpd_ps(sum)));
     }
     dst[8] = (float)((first ? 0.0 : (double)dst[8]) + b[8]);
 #else
