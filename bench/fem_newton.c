@@ -60,9 +60,10 @@ static void benchKernels(const icMaterial *m) {
                    icMaterialModel_Name(m->model), (t1 - t0) * 1e6 / N, (t2 - t1) * 1e6 / N,
                    (t3 - t2) * 1e6 / N, (t4 - t3) * 1e6 / N);
     }
-    // The batched SVD the tangent passes call (two batches of four a call), on its two-wide
-    // lanes, its AVX2 lanes one batch a call and two side by side, and its AVX-512 lanes (two
-    // batches in one register; all the same bits), alternated five times: the fastest of each.
+    // The batched SVD the tangent passes call (16 tets a call), on its two-wide lanes, its AVX2
+    // lanes one batch a call and two side by side, and its AVX-512 lanes (two batches a
+    // register, two registers side by side; all the same bits), alternated five times: the
+    // fastest of each.
     icSvd3 *out = malloc(sizeof(icSvd3) * N);
     static const int lanes[4] = {2, 4, 4, 8}, per[4] = {4, 4, 8, 16};
     double best[4] = {1e300, 1e300, 1e300, 1e300};
