@@ -242,10 +242,10 @@ IC_TEST(math, svd_batch_matches_scalar) {
 
 // The AVX2 and AVX-512 lanes of the batch give the bits of the two-wide lanes: the same
 // matrices (strains from 0 to large, reflections, zero, rank-one and NaN lanes that send a batch
-// to the scalar path) through each width, compared byte for byte. The wide paths run two batches
-// side by side, each sweeping until its own lanes are done: called one batch at a time they give
-// the same bits. On a CPU without AVX2 or AVX-512 those runs take a narrower path and the
-// comparisons hold trivially.
+// to the scalar path) through each width, compared byte for byte. The wide paths run batches
+// side by side (AVX-512: four, or two for a call's last eight; AVX2: two), each sweeping until its
+// own lanes are done: called in sets of four, two or one batch they give the same bits. On a CPU
+// without AVX2 or AVX-512 those runs take a narrower path and the comparisons hold trivially.
 IC_TEST(math, svd_batch_wide_same_bits) {
     enum { N = 4003 };
     static icMat3 a[N];
@@ -265,17 +265,17 @@ IC_TEST(math, svd_batch_wide_same_bits) {
     const int widths[] = {4, 8};
     for (int w = 0; w < 2; ++w) {
         icSvd_LimitLanes(widths[w]);
-        for (int single = 0; single < 2; ++single) {
+        // Calls of N (sets of four batches), of 12 (two batches, then one) and of 4 (one batch).
+        const int perCall[] = {N, 12, 4};
+        for (int c = 0; c < 3; ++c) {
             memset(wide, 0, sizeof wide);
-            if (single)
-                for (int i = 0; i < N; i += 4)
-                    icMat3_SvdBatch(i + 4 <= N ? 4 : N - i, a + i, wide + i);
-            else
-                icMat3_SvdBatch(N, a, wide);
+            for (int i = 0; i < N; i += perCall[c])
+                icMat3_SvdBatch(i + perCall[c] <= N ? perCall[c] : N - i, a + i, wide + i);
             int differ = 0;
             for (int i = 0; i < N; ++i) differ += memcmp(&wide[i], &narrow[i], sizeof(icSvd3)) != 0;
-            IC_CHECK_MSG(differ == 0, "%d lanes, %s: %d of %d SVDs differ from the two-wide lanes",
-                         widths[w], single ? "one batch a call" : "pairs of batches", differ, N);
+            IC_CHECK_MSG(differ == 0,
+                         "%d lanes, calls of %d: %d of %d SVDs differ from the two-wide lanes",
+                         widths[w], perCall[c], differ, N);
         }
     }
     icSvd_LimitLanes(8);
