@@ -2,8 +2,8 @@
 // Figures of the incompressible solver (seed 003): the sphere drop (Fig. 2) with the one-ring
 // projections vs standard FEM at nu = 0.45 / 0.499, the plate squeeze (Fig. 6), and seconds
 // per frame split into elastic, pressure and contact time.
-// Usage: bench_incompressible drop [cells] [seconds] [csv] [png]  |  tori [count] [cells] [s] |
-// plates [cells] [csv]  |
+// Usage: bench_incompressible drop [cells] [seconds] [csv] [png]  |  tori [count] [cells] [s]  |
+//        plates [cells] [csv]  |
 //        timing [cells] [frames] [workers] [steps per frame]   (2 workers, 10 steps unless told)  |
 //        product [cells] [workers]   (ms per pressure iteration, AVX2 and portable kernels)  |
 //        elastic [cells] [workers]   (ms per tet pass with K and per K product, as the implicit
@@ -513,6 +513,7 @@ int main(int argc, char **argv) {
                       argc > 5 ? atoi(argv[5]) : 10);
     if (strcmp(mode, "product") == 0) return product(cells, argc > 3 ? atoi(argv[3]) : 2);
     if (strcmp(mode, "elastic") == 0) return elastic(cells, argc > 3 ? atoi(argv[3]) : 2);
-    fprintf(stderr, "usage: bench_incompressible drop|tori|plates|timing|product [cells] ...\n");
+    fprintf(stderr,
+            "usage: bench_incompressible drop|tori|plates|timing|product|elastic [cells] ...\n");
     return 2;
 }
