@@ -500,7 +500,39 @@ static int itemVertices(const icModel *m, const int *tets, icPairItem item, int 
     return n;
 }
 
-// Greedy colours of items[0..n) in order (colour 64: none was free); counts per colour.
+// Colours sized for full vectors: a colour whose item count is not a multiple of the lanes
+// leaves lanes of its last unit as padding. Greedy colours are first fit (an item of colour d
+// meets every colour below d on its vertices), so no item can move down; instead each colour,
+// in order, hands its remainder on: items (the last ones first) move to the first later colour,
+// up to the last colour used, that none of their vertices is in. The padding gathers in the
+// last colours. bits: the colours' vertex bits (updated).
+static void fillColours(icBuild *B, const int *tets, const icPairItem *items, int n, int *colour,
+                        int count[65]) {
+    const int lanes = B->L->lanes;
+    int last = -1;
+    for (int c = 0; c < 64; ++c)
+        if (count[c]) last = c;
+    for (int c = 0; c < last; ++c) {
+        int extra = count[c] % lanes;
+        for (int i = n - 1; i >= 0 && extra > 0; --i) {
+            if (colour[i] != c) continue;
+            int v[8], nv = itemVertices(B->m, tets, items[i], v);
+            uint64_t taken = 0;
+            for (int k = 0; k < nv; ++k) taken |= B->bits[v[k]];
+            uint64_t later = ~taken & ~(((uint64_t)2 << c) - 1) & (((uint64_t)2 << last) - 1);
+            if (!later) continue;
+            int d = __builtin_ctzll(later);
+            // c's items share no vertex, so only this item set bit c on its vertices.
+            for (int k = 0; k < nv; ++k)
+                B->bits[v[k]] = (B->bits[v[k]] & ~((uint64_t)1 << c)) | (uint64_t)1 << d;
+            colour[i] = d;
+            count[c]--, count[d]++, extra--;
+        }
+    }
+}
+
+// Greedy colours of items[0..n) in order (colour 64: none was free), then filled to full
+// vectors (fillColours); counts per colour.
 static void colourItems(icBuild *B, const int *tets, const icPairItem *items, int n, int *colour,
                         int count[65]) {
     const icModel *m = B->m;
@@ -514,6 +546,7 @@ static void colourItems(icBuild *B, const int *tets, const icPairItem *items, in
         if (c < 64)
             for (int k = 0; k < nv; ++k) B->bits[v[k]] |= (uint64_t)1 << c;
     }
+    fillColours(B, tets, items, n, colour, count);
     for (int i = 0; i < n; ++i) {
         int v[8], nv = itemVertices(m, tets, items[i], v);
         for (int k = 0; k < nv; ++k) B->bits[v[k]] = 0;
