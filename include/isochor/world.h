@@ -89,8 +89,10 @@ typedef enum icColouringScheme {
                              ///< whole cells, a cell's tets in order; greedy when a body has no
                              ///< cell data
     IC_COLOURING_PAIRS,      ///< any mesh: tets that share a face paired (along the Morton curve)
-                             ///< and the pairs coloured greedily, a pair's two tets in one lane;
-                             ///< fewer gathers than greedy, a different Gauss-Seidel order
+                             ///< and the pairs coloured greedily, colours filled to whole vectors,
+                             ///< a pair's two tets in one lane; fewer gathers than greedy, a
+                             ///< different Gauss-Seidel order; with IC_PRECISION_FLOAT the fastest
+                             ///< order for general meshes (docs/performance.md)
 } icColouringScheme;
 
 /// Widest vector code the XPBD sweep may use. All levels give the same bits.
