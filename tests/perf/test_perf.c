@@ -731,9 +731,9 @@ IC_TEST(perf, pair_scheme) {
            L->pairedTets, L->unitCount, fast, L->colourCount, L->overflowTets);
     IC_CHECK(L->pairedTets >= 0.9 * m->tetCount);
     IC_CHECK(fast > 0 && L->overflowTets < 0.05 * m->tetCount);
-    // Colours sized for full vectors: part-filled are at most each chunk's last pair unit (2
-    // blocks), last block of tets alone and overflow block (32 padding lanes here; 320 when
-    // every colour kept its remainder, 2.9 % of the lanes on the 105k benchmark box).
+    // Colours sized for full vectors: the padding left sits in each chunk's last colours and
+    // overflow block, four blocks' worth per chunk at most on this mesh (32 padding lanes;
+    // 320 when every colour kept its remainder, 2.9 % of the lanes on the 105k benchmark box).
     printf("  %d padding lanes in %d chunks\n", L->paddingLanes, L->chunkCount);
     IC_CHECK(L->paddingLanes <= 4 * L->lanes * L->chunkCount);
     checkLayout(m, L);
