@@ -393,6 +393,15 @@ IC_TEST(perf, large_mesh_chunks_same_bits) {
     checkSlabbedScene(o, 0);
 }
 
+IC_TEST(perf, pair_scheme_in_slabs_same_bits) {
+    // The pair scheme per slab (pairs, then colours filled to whole vectors, chunk by chunk):
+    // the 12,288-tet bar in 4 slabs of 2 phases keeps the layout invariants (every tet once,
+    // lanes of a colour and chunks of a phase independent) and the same bits for 1-3 workers.
+    icSceneOptions o = {
+        0, IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1, IC_COLOURING_PAIRS, false, 16, NULL, NULL, 0};
+    checkSlabbedScene(o, 4);
+}
+
 IC_TEST(perf, small_mesh_slabs_same_bits) {
     // From IC_LAYOUT_SMALL_SLABS_ABOVE tets a greedy body is cut into 4 slabs in 2 phases:
     // this bar of 32 x 8 x 8 cells (12,288 tets).
