@@ -201,6 +201,7 @@ static const char *schemeName(const icXpbdLayout *L) {
 typedef struct icBenchRow {
     char label[48];
     int tets, threads;
+    int paddingLanes, overflowTets, lanes; ///< the layout's: empty vector lanes, tets one by one
     double kernel, sweep, step;
 } icBenchRow;
 
@@ -244,6 +245,9 @@ static void benchMesh(const icTetMesh *mesh, const icBenchConfig *cfg, int threa
                      schemeName(L));
             row->tets = m->tetCount;
             row->threads = w ? threads : 1;
+            row->paddingLanes = L->paddingLanes;
+            row->overflowTets = L->overflowTets;
+            row->lanes = L->blockCount * L->lanes;
             row->kernel = k;
             row->sweep = sw;
             row->step = st;
@@ -251,6 +255,18 @@ static void benchMesh(const icTetMesh *mesh, const icBenchConfig *cfg, int threa
     }
     fflush(stdout);
     for (int w = 0; w < runs; ++w) icDestroyWorld(worlds[w]);
+}
+
+// Below the table: how full each layout's vectors are (padding lanes run no tet; the overflow
+// tets run one lane at a time after the colours).
+static void printLayouts(void) {
+    printf("\nLayouts (each table pair): padding lanes of all lanes, tets run one by one:\n");
+    for (int r = 0; r < s_rowCount; ++r)
+        if (s_rows[r].threads == 1)
+            printf("  %-30s %9d tets: %6d of %9d lanes padding (%.1f %%), %d one by one\n",
+                   s_rows[r].label, s_rows[r].tets, s_rows[r].paddingLanes, s_rows[r].lanes,
+                   100.0 * s_rows[r].paddingLanes / s_rows[r].lanes, s_rows[r].overflowTets);
+    printf("\n");
 }
 
 // A 3x5 pixel font (rows top down, 3 bits each) for the plot's labels.
@@ -682,6 +698,7 @@ int main(int argc, char **argv) {
             makeGeneral(&mesh, cells);
         benchMesh(&mesh, &cfg, threads, repeats, seconds);
         icTetMesh_Destroy(&mesh);
+        printLayouts();
         if (s_csv) fclose(s_csv);
         return 0;
     }
@@ -711,6 +728,7 @@ int main(int argc, char **argv) {
         icTetMesh_Destroy(&general);
         icTetMesh_Destroy(&hex);
     }
+    if (tables) printLayouts();
     if (!extras) {
         printMachine();
         if (plot) writePlot(plot, threads);
