@@ -295,6 +295,11 @@ static inline int icFmt_VtkCellSize(int type) {
     return type >= 0 && type < 26 ? sizes[type] : -1;
 }
 
+/// True when VTK defines cell type number type (in any version up to 9.x, from VTK_EMPTY_CELL
+/// 0 to VTK_BEZIER_PYRAMID 81). Readers skip defined non-tet types and refuse the others: a
+/// type number VTK never assigned marks a corrupt file.
+bool icVtk_IsCellType(long long type);
+
 /// Reads a whole file into a NUL-terminated buffer sized by fstat (free with icFree); falls
 /// back to icReadWholeFile for files without a size.
 icResult icFmt_ReadFile(const char *path, char **text, size_t *size, icDiagnostic *diag);
