@@ -14,6 +14,12 @@ extern "C" {
 #define IC_VERSION_MINOR 1
 #define IC_VERSION_PATCH 0
 
+/// The library's version as built: major * 10000 + minor * 100 + patch (compare it with the
+/// IC_VERSION_* of the header a program was compiled against).
+int icVersion(void);
+/// "MAJOR.MINOR.PATCH" of the library as built; never NULL.
+const char *icVersionString(void);
+
 /// Scalar type of the reference (double) solver path.
 typedef double icReal;
 

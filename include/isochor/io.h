@@ -91,6 +91,8 @@ typedef struct icSceneBody {
 typedef struct icScene {
     char path[1024];       ///< the scene file ("" when loaded from a string)
     icReal dt;             ///< seconds per frame, > 0
+    icSoftBodyDef material; ///< the body's def as created (material, translation, velocity)
+    int pinnedVertices;     ///< vertices its "pin" boxes hold
     int frames;            ///< frames to run, >= 0
     icSolverMode mode;
     icStaticDef staticDef; ///< used when mode is static
@@ -113,6 +115,8 @@ typedef struct icScene {
 /// loading error (naming the mesh file and line).
 icResult icScene_Load(const char *path, icScene *scene, icDiagnostic *diag);
 /// Same from a string; name is used in messages, baseDir resolves mesh paths (NULL = ".").
+    bool preflight;        ///< the scene's "preflight" key (default true): `isochor run` prints
+                           ///< the pre-flight notes (icScene_Preflight) before stepping
 icResult icScene_LoadString(const char *text, const char *name, const char *baseDir,
                             icScene *scene, icDiagnostic *diag);
 void icScene_Destroy(icScene *scene);
@@ -123,6 +127,15 @@ typedef void icRunProgressFn(int done, int total, double msPerFrame, icReal volu
                              void *context);
 
 /// Options of a run.
+/// Settings that replace a scene file's when it is loaded (the world is built at load time).
+typedef struct icSceneLoadOptions {
+    int workers; ///< >= 0: every solver's "workers" (tets and rods; 0 = automatic);
+                 ///< -1 (default): the scene's
+} icSceneLoadOptions;
+icSceneLoadOptions icDefaultSceneLoadOptions(void);
+/// icScene_Load with options (NULL: the defaults, the same as icScene_Load).
+icResult icScene_LoadWith(const char *path, const icSceneLoadOptions *options, icScene *scene,
+                          icDiagnostic *diag);
 typedef struct icRunOptions {
     const char *outputDir; ///< overrides the scene's (NULL keeps it)
     int frames;            ///< overrides the scene's when >= 0
@@ -130,6 +143,52 @@ typedef struct icRunOptions {
     bool writeOutput;      ///< write frame files (VTU + PVD)
     /// Called after every completed frame when set (NULL = none), independently of
     /// progress: lets a caller report progress its own way (log lines, a GUI).
+// ---------------------------------------------------------------------------------------
+// Pre-flight notes: figures a user can check before a long run, and warnings where the
+// scene's numbers suggest a surprise (docs/scenes.md, "Pre-flight notes"). Warnings only:
+// nothing here refuses a scene.
+
+/// Warnings of icScene_Preflight (bit flags).
+enum {
+    IC_PREFLIGHT_SAG = 1,         ///< rho g H / E is large: the body sags under its own weight
+    IC_PREFLIGHT_SUBSTEP = 2,     ///< the XPBD substep is longer than the stiffest element's
+                                  ///< wave time: accuracy, not stability
+    IC_PREFLIGHT_UNITS_LARGE = 4, ///< a soft body many metres across: other units (cm, mm)?
+    IC_PREFLIGHT_UNITS_SMALL = 8, ///< a body a few millimetres across: other units?
+};
+
+/// One body's figures.
+typedef struct icPreflightBody {
+    icVec3 size;           ///< bounding box extent of the rest mesh, m
+    icReal height;         ///< extent along gravity, m (0 without gravity)
+    icReal mass;           ///< density x rest volume, kg
+    icReal youngsModulus;  ///< Pa
+    icReal density;        ///< kg/m^3
+    icReal sagRatio;       ///< rho |g| H / E: the strain at the base of a free column under its
+                           ///< own weight (it shortens by about half of it)
+    icReal shortestEdge;   ///< m, over the body's tets
+    icReal waveTime;       ///< sqrt(rho / E) x shortest edge, s
+    int substepsNeeded;    ///< XPBD substeps per frame that bring the substep to waveTime
+    unsigned warnings;     ///< IC_PREFLIGHT_* of this body
+} icPreflightBody;
+
+/// The notes for a scene.
+typedef struct icPreflightReport {
+    int bodyCount;
+    icPreflightBody bodies[IC_SCENE_MAX_BODIES];
+    icReal substep;        ///< XPBD dynamic: dt / substeps, s; 0 for other solvers and modes
+    unsigned warnings;     ///< union of the bodies' warnings
+} icPreflightReport;
+
+/// Computes the pre-flight figures and warnings of a loaded scene (no stepping; cost: one
+/// pass over its tets). Ignores the scene's "preflight" key: callers decide whether to print.
+/// IC_ERR_INVALID_ARGUMENT for a NULL or unloaded scene.
+icResult icScene_Preflight(const icScene *scene, icPreflightReport *report);
+/// Writes the notes as short lines (each starting with prefix, e.g. "isochor run: "): every
+/// body's size and mass when all is set, else only for bodies with a warning, then the
+/// warnings. Returns the number of warnings written.
+int icPreflight_Print(const icPreflightReport *report, FILE *out, const char *prefix, bool all);
+
     icRunProgressFn *progressFn;
     void *progressContext; ///< passed to progressFn
     /// Checkpoints (docs/reliability.md): after every checkpointEvery-th frame (0 = never)

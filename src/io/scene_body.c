@@ -145,7 +145,7 @@ static icResult readPin(const icSceneReader *r, const cJSON *item, const char *p
 }
 
 static icResult readPins(const icSceneReader *r, const cJSON *item, const char *path,
-                         icWorld *world, icBodyId id) {
+                         icWorld *world, icBodyId id, int *pinnedTotal) {
     if (!cJSON_IsArray(item))
         return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, item, path, "expected an array, got %s",
                                   icJson_TypeName(item));
@@ -157,6 +157,7 @@ static icResult readPins(const icSceneReader *r, const cJSON *item, const char *
         if (e != IC_OK) return e;
         int pinned = 0;
         e = icBody_AddPin(world, id, &def, &pinned);
+        *pinnedTotal += pinned;
         if (e != IC_OK)
             return icSceneReader_Fail(r, e, p, pinPath.text, "the world refused the pin (%s)",
                                       icResult_Message(e));
@@ -247,6 +248,7 @@ static icResult readBody(const icSceneReader *r, const cJSON *item, const char *
     icDiagnostic bodyDiag;
     memset(&bodyDiag, 0, sizeof bodyDiag);
     e = icWorld_CreateSoftBody(scene->world, &mesh, &def, &body->id, &bodyDiag);
+    body->material = def;
     icTetMesh_Destroy(&mesh);
     if (e != IC_OK) {
         // A refused model is the model key's fault, nu = 0.5 under the force-based solver (or
@@ -270,7 +272,9 @@ static icResult readBody(const icSceneReader *r, const cJSON *item, const char *
     }
     if (pins) {
         icJsonPath pinPath = icJsonPath_Key(path, "pin");
-        if ((e = readPins(r, pins, pinPath.text, scene->world, body->id)) != IC_OK) return e;
+        if ((e = readPins(r, pins, pinPath.text, scene->world, body->id, &body->pinnedVertices)) !=
+            IC_OK)
+            return e;
     }
     if (attach && (e = icScene_ReadAttach(r, attach, icJsonPath_Key(path, "attach").text,
                                           scene->world, body->id, bones)) != IC_OK)

@@ -123,6 +123,8 @@
 //              "max_volume_drift": 0.5},              |V/V0 - 1| > 0
 //   "output": {
 //     "dir": "out/<scene file stem>",                 relative to the current directory
+//   "preflight": true,                                `isochor run` prints the pre-flight
+//                                                     notes (scene_preflight.c) first
 //     "every": 1,                                     write every n-th frame, integer >= 1
 //     "format": ["vtu"]                               "vtu" only; [] writes no frames
 //   }
@@ -297,10 +299,11 @@ static icResult readBodies(const icSceneReader *r, const cJSON *item, icScene *s
     return IC_OK;
 }
 
-static icResult readScene(const icSceneReader *r, const cJSON *root, icScene *scene) {
+static icResult readScene(const icSceneReader *r, const cJSON *root,
+                          const icSceneLoadOptions *options, icScene *scene) {
     static const char *const keys[] = {"description", "dt", "frames", "gravity", "solver",
                                        "bodies", "colliders", "contact", "output", "rods",
-                                       "health", NULL};
+                                       "health", "preflight", NULL};
     icResult e;
     if ((e = icSceneReader_CheckObject(r, root, "", keys)) != IC_OK) return e;
     const cJSON *member;
@@ -315,6 +318,7 @@ static icResult readScene(const icSceneReader *r, const cJSON *root, icScene *sc
 
     icSceneSolver solver = {icDefaultWorldDef(), IC_MODE_DYNAMIC, icDefaultStaticDef(),
                             icDefaultNewtonDef(), icDefaultIncompressibleDef()};
+    if ((e = icSceneReader_Bool(r, root, "", "preflight", &scene->preflight)) != IC_OK) return e;
     if ((e = icSceneReader_Vec3(r, root, "", "gravity", false, &solver.worldDef.gravity)) != IC_OK)
         return e;
     const cJSON *solverItem = cJSON_GetObjectItemCaseSensitive(root, "solver");
@@ -337,6 +341,7 @@ static icResult readScene(const icSceneReader *r, const cJSON *root, icScene *sc
     scene->world = icCreateWorld(&solver.worldDef);
     if (!scene->world)
         return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, solverItem ? solverItem : root,
+    if (options->workers >= 0) solver.worldDef.workerCount = options->workers;
                                   solverItem ? "solver" : "",
                                   "the world refused these solver settings");
     if (solver.worldDef.solver == IC_SOLVER_NEWTON)
@@ -348,7 +353,15 @@ static icResult readScene(const icSceneReader *r, const cJSON *root, icScene *sc
     if (colliders && (e = icScene_ReadColliders(r, colliders, scene->world)) != IC_OK) return e;
     const cJSON *contact = cJSON_GetObjectItemCaseSensitive(root, "contact");
     if (contact && (e = icScene_ReadContact(r, contact, scene->world)) != IC_OK) return e;
-    return icScene_ReadRods(r, root, scene);
+    if ((e = icScene_ReadRods(r, root, scene)) != IC_OK) return e;
+    if (scene->rods && options->workers >= 0) {
+        icRodWorldDef rodDef = icRodWorld_GetDef(scene->rods);
+        rodDef.workerCount = options->workers;
+        if ((e = icRodWorld_SetDef(scene->rods, &rodDef)) != IC_OK)
+            return icDiag_Set(r->diag, e, r->file, 0, "the rods refused %d workers",
+                              options->workers);
+    }
+    return IC_OK;
 }
 
 // Quotes where cJSON stopped, up to the end of that line.
@@ -366,7 +379,8 @@ static icResult malformed(const char *text, const char *stop, const char *name,
 }
 
 static icResult loadScene(const char *text, const char *name, const char *stemSource,
-                          const char *baseDir, icScene *scene, icDiagnostic *diag) {
+                          const char *baseDir, const icSceneLoadOptions *options,
+                          icScene *scene, icDiagnostic *diag) {
     const char *stop = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &stop, true);
     if (!root) return malformed(text, stop, name, diag);
@@ -387,8 +401,10 @@ static icResult loadScene(const char *text, const char *name, const char *stemSo
     char stem[256];
     icPath_Stem(stemSource && stemSource[0] ? stemSource : "scene", stem, sizeof stem);
     snprintf(scene->outputDir, sizeof scene->outputDir, "out/%s", stem[0] ? stem : "scene");
+    scene->preflight = true;
 
-    e = readScene(&r, root, scene);
+    icSceneLoadOptions defaults = icDefaultSceneLoadOptions();
+    e = readScene(&r, root, options ? options : &defaults, scene);
     icJsonLines_Destroy(&r.lines);
     cJSON_Delete(root);
     if (e != IC_OK) icScene_Destroy(scene);
@@ -401,13 +417,23 @@ icResult icScene_LoadString(const char *text, const char *name, const char *base
     const char *stemSource = name && name[0] ? name : "scene";
     if (!name || !name[0]) name = "<scene>";
     if (!text) return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, name, 0, "no scene text");
-    return loadScene(text, name, stemSource, baseDir, scene, diag);
+    return loadScene(text, name, stemSource, baseDir, NULL, scene, diag);
+}
+
+icSceneLoadOptions icDefaultSceneLoadOptions(void) {
+    icSceneLoadOptions options = {-1};
+    return options;
 }
 
 icResult icScene_Load(const char *path, icScene *scene, icDiagnostic *diag) {
     memset(scene, 0, sizeof *scene);
     if (!path || !path[0])
         return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, "", 0, "no scene path given");
+    return icScene_LoadWith(path, NULL, scene, diag);
+}
+
+icResult icScene_LoadWith(const char *path, const icSceneLoadOptions *options, icScene *scene,
+                          icDiagnostic *diag) {
     if (strlen(path) >= sizeof scene->path)
         return icDiag_Set(diag, IC_ERR_IO, path, 0, "path is too long");
     char *text = NULL;
@@ -415,7 +441,7 @@ icResult icScene_Load(const char *path, icScene *scene, icDiagnostic *diag) {
     if (e != IC_OK) return e;
     char dir[1024];
     icPath_Dir(path, dir, sizeof dir);
-    e = loadScene(text, path, path, dir, scene, diag);
+    e = loadScene(text, path, path, dir, options, scene, diag);
     icFree(text);
     if (e == IC_OK) snprintf(scene->path, sizeof scene->path, "%s", path);
     return e;
