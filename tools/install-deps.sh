@@ -5,7 +5,7 @@
 set -euo pipefail
 
 # libclang-rt-14-dev: clang's sanitizer and libFuzzer runtimes (`make sanitize`, `make fuzz-smoke`).
-packages=(cmake make gcc clang libclang-rt-14-dev libc6-dev libcjson-dev zlib1g-dev libpng-dev tetgen)
+packages=(cmake make gcc clang libclang-rt-14-dev libc6-dev libcjson-dev zlib1g-dev libexpat1-dev libpng-dev tetgen)
 
 missing=()
 for p in "${packages[@]}"; do

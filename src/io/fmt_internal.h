@@ -228,26 +228,41 @@ static inline void icFmt_SwapHandedness(int *tet) {
 }
 
 // ---------------------------------------------------------------------------------------
-// A minimal XML tag scanner for VTK files: tags and attributes, no entities beyond the five
-// predefined ones, no namespaces. Text between tags is left to the caller.
+// XML (expat) for the VTU and PVD readers: a walk over an in-memory document that says where
+// each tag lies in the text, so readers can take element content (numbers, base64) from the
+// text itself and stop before data that is not XML (raw appended bytes).
 
-typedef struct icXmlTag {
-    const char *start; ///< '<'
-    const char *end;   ///< one past '>'
-    const char *name;  ///< not NUL-terminated
-    int nameLength;
-    const char *attrs, *attrsEnd;
-    bool closing;     ///< </name>
-    bool selfClosing; ///< <name ... />
-} icXmlTag;
+typedef struct icXmlEvent {
+    const char *name;   ///< element name; NULL for a comment or processing instruction
+    const char **attrs; ///< start tags: name, value, ..., NULL (entities decoded)
+    const char *at;     ///< first byte of the markup in the text
+    const char *end;    ///< one past its last byte; an empty element's end: at == end == its
+                        ///< tag's end
+    int line;           ///< 1-based line of at
+    int depth;          ///< elements open around the markup (0 for the root's tags)
+} icXmlEvent;
 
-/// Finds the next element tag in [p, limit), skipping comments, <?...?> and <!...>.
-/// Returns false when there is none; *bad is set when a tag is not closed.
-bool icXml_NextTag(const char *p, const char *limit, icXmlTag *tag, bool *bad);
-/// True when the tag's name is name.
-bool icXml_Is(const icXmlTag *tag, const char *name);
-/// Copies attribute key's value (entities decoded) into out; false when absent.
-bool icXml_Attr(const icXmlTag *tag, const char *key, char *out, size_t size);
+/// A handler returns IC_OK to go on, or an error it has put in the diagnostic (the walk then
+/// stops and returns it); setting *stop ends the walk early with IC_OK.
+typedef icResult icXmlFn(void *context, const icXmlEvent *event, bool *stop);
+
+typedef struct icXmlHandlers {
+    icXmlFn *start, *end;
+    icXmlFn *other; ///< comments and processing instructions (optional)
+    /// A document that is not well-formed XML (optional): fills the diagnostic, returns its
+    /// code. unclosed: the text ended, or an end tag came, while an element was still open.
+    /// Without it the walk reports "malformed XML: <expat's reason>" as IC_ERR_PARSE.
+    icResult (*malformed)(void *context, int line, bool unclosed, const char *reason);
+} icXmlHandlers;
+
+/// Walks text[0, size) in document order. IC_ERR_PARSE at expat's line for malformed XML,
+/// IC_ERR_OUT_OF_MEMORY, or a handler's error.
+icResult icXml_Walk(const char *path, const char *text, size_t size,
+                    const icXmlHandlers *handlers, void *context, icDiagnostic *diag);
+/// A start tag's attribute value, or NULL.
+const char *icXml_Attr(const icXmlEvent *event, const char *key);
+/// True when [p, end) holds only XML white space.
+bool icXml_IsBlank(const char *p, const char *end);
 
 // ---------------------------------------------------------------------------------------
 // Writing helpers

@@ -1,134 +1,165 @@
 // SPDX-License-Identifier: MIT
-// The small XML tag scanner the VTU and PVD readers share.
+// The XML walk the VTU and PVD readers share: expat over the in-memory text, fed in chunks
+// so its buffer stays small, reporting where each piece of markup lies in that text.
 #include "io/fmt_internal.h"
 
-static bool isNameChar(char ch) {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-           ch == '_' || ch == ':' || ch == '-' || ch == '.';
+#include <expat.h>
+#include <limits.h>
+
+// Expat's memory comes from the isochor allocator (so it counts in byte totals and budgets);
+// a size word in front of each block lets realloc copy.
+#define IC_XML_HEADER 16
+
+static void *xmlMalloc(size_t size) {
+    if (size > SIZE_MAX - IC_XML_HEADER) return NULL;
+    char *block = icAlloc(size + IC_XML_HEADER);
+    if (!block) return NULL;
+    memcpy(block, &size, sizeof size);
+    return block + IC_XML_HEADER;
 }
 
-static const char *findText(const char *p, const char *limit, const char *needle) {
-    size_t n = strlen(needle);
-    while ((size_t)(limit - p) >= n) {
-        const char *hit = memchr(p, needle[0], (size_t)(limit - p) - n + 1);
-        if (!hit) return NULL;
-        if (memcmp(hit, needle, n) == 0) return hit;
-        p = hit + 1;
+static void xmlFree(void *memory) {
+    if (memory) icFree((char *)memory - IC_XML_HEADER);
+}
+
+static void *xmlRealloc(void *memory, size_t size) {
+    if (!memory) return xmlMalloc(size);
+    size_t old;
+    memcpy(&old, (char *)memory - IC_XML_HEADER, sizeof old);
+    void *grown = xmlMalloc(size);
+    if (!grown) return NULL;
+    memcpy(grown, memory, old < size ? old : size);
+    xmlFree(memory);
+    return grown;
+}
+
+typedef struct icXmlWalk {
+    XML_Parser parser;
+    const char *text;
+    const icXmlHandlers *handlers;
+    void *context;
+    icResult result; ///< a handler's error
+    bool stopped;    ///< a handler asked to stop, or failed
+    int depth;
+    const char *lastStartEnd; ///< end of the latest start tag (an empty element's end event)
+} icXmlWalk;
+
+static int currentLine(XML_Parser parser) {
+    XML_Size line = XML_GetCurrentLineNumber(parser);
+    return line > INT_MAX ? INT_MAX : (int)line;
+}
+
+// Where the current event lies in the text.
+static void locate(icXmlWalk *w, icXmlEvent *event) {
+    XML_Index at = XML_GetCurrentByteIndex(w->parser);
+    int count = XML_GetCurrentByteCount(w->parser);
+    event->at = w->text + (at > 0 ? at : 0);
+    event->end = event->at + (count > 0 ? count : 0);
+    event->line = currentLine(w->parser);
+}
+
+static void dispatch(icXmlWalk *w, icXmlFn *fn, const icXmlEvent *event) {
+    if (!fn) return;
+    bool stop = false;
+    icResult result = fn(w->context, event, &stop);
+    if (result != IC_OK) {
+        w->result = result;
+        stop = true;
     }
+    if (stop) {
+        w->stopped = true;
+        XML_StopParser(w->parser, XML_FALSE);
+    }
+}
+
+static void XMLCALL onStart(void *user, const XML_Char *name, const XML_Char **attrs) {
+    icXmlWalk *w = user;
+    if (w->stopped) return;
+    icXmlEvent event = {name, attrs, NULL, NULL, 0, w->depth++};
+    locate(w, &event);
+    w->lastStartEnd = event.end;
+    dispatch(w, w->handlers->start, &event);
+}
+
+static void XMLCALL onEnd(void *user, const XML_Char *name) {
+    icXmlWalk *w = user;
+    if (w->stopped) return;
+    icXmlEvent event = {name, NULL, NULL, NULL, 0, --w->depth};
+    locate(w, &event);
+    // The end of an empty-element tag is that tag: the element holds nothing.
+    if (event.end == event.at) event.at = event.end = w->lastStartEnd;
+    dispatch(w, w->handlers->end, &event);
+}
+
+static void otherMarkup(icXmlWalk *w) {
+    if (w->stopped) return;
+    icXmlEvent event = {NULL, NULL, NULL, NULL, 0, w->depth};
+    locate(w, &event);
+    dispatch(w, w->handlers->other, &event);
+}
+
+static void XMLCALL onComment(void *user, const XML_Char *data) {
+    (void)data;
+    otherMarkup(user);
+}
+
+static void XMLCALL onInstruction(void *user, const XML_Char *target, const XML_Char *data) {
+    (void)target;
+    (void)data;
+    otherMarkup(user);
+}
+
+icResult icXml_Walk(const char *path, const char *text, size_t size, const icXmlHandlers *handlers,
+                    void *context, icDiagnostic *diag) {
+    static const XML_Memory_Handling_Suite memory = {xmlMalloc, xmlRealloc, xmlFree};
+    icXmlWalk w = {NULL, text, handlers, context, IC_OK, false, 0, text};
+    w.parser = XML_ParserCreate_MM(NULL, &memory, NULL);
+    if (!w.parser) return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
+    XML_SetUserData(w.parser, &w);
+    XML_SetElementHandler(w.parser, onStart, onEnd);
+    if (handlers->other) {
+        XML_SetCommentHandler(w.parser, onComment);
+        XML_SetProcessingInstructionHandler(w.parser, onInstruction);
+    }
+    // Chunks bound expat's own buffer (it copies what it is given) whatever the file's size.
+    const size_t chunk = (size_t)1 << 16;
+    size_t done = 0;
+    enum XML_Status status = XML_STATUS_OK;
+    for (;;) {
+        size_t n = size - done < chunk ? size - done : chunk;
+        bool last = done + n == size;
+        status = XML_Parse(w.parser, text + done, (int)n, last);
+        done += n;
+        if (status != XML_STATUS_OK || last) break;
+    }
+    icResult result = w.result;
+    if (status != XML_STATUS_OK && !w.stopped) {
+        enum XML_Error error = XML_GetErrorCode(w.parser);
+        int line = currentLine(w.parser);
+        if (error == XML_ERROR_NO_MEMORY) {
+            result = icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, path, line, "out of memory");
+        } else {
+            // The document ended, or an end tag came, while an element was still open.
+            bool unclosed = error == XML_ERROR_TAG_MISMATCH || error == XML_ERROR_NO_ELEMENTS ||
+                            error == XML_ERROR_UNCLOSED_TOKEN || error == XML_ERROR_PARTIAL_CHAR;
+            result = handlers->malformed
+                         ? handlers->malformed(context, line, unclosed, XML_ErrorString(error))
+                         : icDiag_Set(diag, IC_ERR_PARSE, path, line, "malformed XML: %s",
+                                      XML_ErrorString(error));
+        }
+    }
+    XML_ParserFree(w.parser);
+    return result;
+}
+
+const char *icXml_Attr(const icXmlEvent *event, const char *key) {
+    for (const char **a = event->attrs; a && a[0]; a += 2)
+        if (strcmp(a[0], key) == 0) return a[1];
     return NULL;
 }
 
-bool icXml_NextTag(const char *p, const char *limit, icXmlTag *tag, bool *bad) {
-    *bad = false;
-    for (;;) {
-        const char *lt = p < limit ? memchr(p, '<', (size_t)(limit - p)) : NULL;
-        if (!lt) return false;
-        if (limit - lt >= 4 && memcmp(lt, "<!--", 4) == 0) {
-            const char *e = findText(lt + 4, limit, "-->");
-            if (!e) {
-                *bad = true;
-                return false;
-            }
-            p = e + 3;
-            continue;
-        }
-        if (limit - lt >= 2 && (lt[1] == '?' || lt[1] == '!')) {
-            const char *e = memchr(lt, '>', (size_t)(limit - lt));
-            if (!e) {
-                *bad = true;
-                return false;
-            }
-            p = e + 1;
-            continue;
-        }
-        memset(tag, 0, sizeof *tag);
-        tag->start = lt;
-        const char *q = lt + 1;
-        if (q < limit && *q == '/') {
-            tag->closing = true;
-            ++q;
-        }
-        tag->name = q;
-        while (q < limit && isNameChar(*q)) ++q;
-        tag->nameLength = (int)(q - tag->name);
-        if (tag->nameLength == 0) {
-            *bad = true;
-            return false;
-        }
-        tag->attrs = q;
-        // The tag ends at the first '>' outside quotes.
-        char quote = 0;
-        while (q < limit) {
-            if (quote) {
-                if (*q == quote) quote = 0;
-            } else if (*q == '"' || *q == '\'') {
-                quote = *q;
-            } else if (*q == '>') {
-                break;
-            }
-            ++q;
-        }
-        if (q >= limit) {
-            *bad = true;
-            return false;
-        }
-        tag->attrsEnd = q;
-        if (q > tag->attrs && q[-1] == '/') {
-            tag->selfClosing = true;
-            tag->attrsEnd = q - 1;
-        }
-        tag->end = q + 1;
-        return true;
-    }
-}
-
-bool icXml_Is(const icXmlTag *tag, const char *name) {
-    size_t n = strlen(name);
-    return (size_t)tag->nameLength == n && memcmp(tag->name, name, n) == 0;
-}
-
-bool icXml_Attr(const icXmlTag *tag, const char *key, char *out, size_t size) {
-    size_t n = strlen(key);
-    const char *p = tag->attrs;
-    while (p < tag->attrsEnd) {
-        while (p < tag->attrsEnd && !isNameChar(*p)) ++p;
-        const char *name = p;
-        while (p < tag->attrsEnd && isNameChar(*p)) ++p;
-        size_t length = (size_t)(p - name);
-        while (p < tag->attrsEnd && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
-        if (p >= tag->attrsEnd || *p != '=') continue;
-        ++p;
-        while (p < tag->attrsEnd && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
-        if (p >= tag->attrsEnd || (*p != '"' && *p != '\'')) continue;
-        char quote = *p++;
-        const char *value = p;
-        while (p < tag->attrsEnd && *p != quote) ++p;
-        const char *valueEnd = p;
-        if (p < tag->attrsEnd) ++p;
-        if (length != n || memcmp(name, key, n) != 0) continue;
-        // Decode the predefined entities.
-        size_t o = 0;
-        for (const char *v = value; v < valueEnd && o + 1 < size;) {
-            static const struct {
-                const char *entity;
-                char ch;
-            } entities[] = {
-                {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
-            bool matched = false;
-            if (*v == '&')
-                for (size_t e = 0; e < 5; ++e) {
-                    size_t el = strlen(entities[e].entity);
-                    if ((size_t)(valueEnd - v) >= el && memcmp(v, entities[e].entity, el) == 0) {
-                        out[o++] = entities[e].ch;
-                        v += el;
-                        matched = true;
-                        break;
-                    }
-                }
-            if (!matched) out[o++] = *v++;
-        }
-        if (size) out[o] = 0;
-        return true;
-    }
-    return false;
+bool icXml_IsBlank(const char *p, const char *end) {
+    for (; p < end; ++p)
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') return false;
+    return true;
 }

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 // VTU and PVD writers: the files are read back by a small parser of our own format and
-// must give back exactly what was written; the XML must be well formed.
+// must give back exactly what was written; the XML must be well formed. Then the PVD reader:
+// its own files and ParaView's come back, broken ones give exact codes and lines.
 #include "test.h"
 
+#include "isochor/formats.h"
 #include "isochor/io.h"
 
 #include "core/core.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,4 +320,94 @@ IC_TEST(io, pvd_relative_paths) {
     }
     IC_CHECK(strstr(p, "<DataSet ") == NULL);
     free(text);
+}
+
+static icResult loadPvdText(const char *text, icPvdList *list, icDiagnostic *diag) {
+    char path[1200];
+    IC_FORMAT(path, "%s/read.pvd", icTest_TempDir());
+    FILE *fp = fopen(path, "wb");
+    if (fp) {
+        fputs(text, fp);
+        fclose(fp);
+    }
+    return icLoadPvd(path, list, diag);
+}
+
+// What icWritePvd writes comes back; ParaView's own layout (declaration, comments, empty
+// group and part attributes, entities) reads too.
+IC_TEST(io, pvd_read_back) {
+    int64_t bytes = icGetByteCount();
+    const char *dir = icTest_TempDir();
+    char pvd[1200];
+    IC_FORMAT(pvd, "%s/back.pvd", dir);
+    const char *files[3] = {"f0.vtu", "f1.vtu", "sub/a&b.vtu"};
+    icReal times[3] = {0, 0.1 / 3, 2.5};
+    icDiagnostic diag = {0};
+    IC_REQUIRE(icWritePvd(pvd, 3, files, times, &diag) == IC_OK);
+    icPvdList list;
+    IC_REQUIRE(icLoadPvd(pvd, &list, &diag) == IC_OK);
+    IC_CHECK_INT(list.count, 3);
+    for (int i = 0; i < 3 && i < list.count; ++i) {
+        char expected[1200];
+        IC_FORMAT(expected, "%s/%s", dir, files[i]);
+        IC_CHECK_MSG(strcmp(list.files[i], expected) == 0, "%s", list.files[i]);
+        IC_CHECK(list.times[i] == times[i]);
+    }
+    icPvdList_Destroy(&list);
+
+    IC_CHECK_RESULT(loadPvdText("<?xml version=\"1.0\"?>\n<!-- written by ParaView -->\n"
+                                "<VTKFile type=\"Collection\" version=\"0.1\">\n<Collection>\n"
+                                "<DataSet timestep=\"1.5\" group=\"\" part=\"0\" "
+                                "file=\"x&amp;y_0.vtu\"/>\n"
+                                "<DataSet part=\"0\" file='z.vtu'></DataSet>\n"
+                                "</Collection>\n</VTKFile>\n",
+                                &list, &diag),
+                    IC_OK);
+    IC_CHECK_INT(list.count, 2);
+    if (list.count == 2) {
+        IC_CHECK(strstr(list.files[0], "/x&y_0.vtu") != NULL && list.times[0] == 1.5);
+        IC_CHECK(strstr(list.files[1], "/z.vtu") != NULL && list.times[1] == 1);
+    }
+    icPvdList_Destroy(&list);
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}
+
+// Broken collections: exact codes, lines and messages, nothing left allocated.
+IC_TEST(io, pvd_broken) {
+    int64_t bytes = icGetByteCount();
+    static const struct {
+        const char *text;
+        icResult code;
+        int line;
+        const char *message;
+    } cases[] = {
+        {"<VTKFile type=\"Collection\">\n<Collection>\n<DataSet timestep=\"0\"/>\n", IC_ERR_PARSE,
+         3, "DataSet without a file"},
+        {"<VTKFile type=\"Collection\">\n<Collection>\n<DataSet file=\"a.vtu\" timestep=\"x\"/>\n"
+         "</Collection></VTKFile>\n",
+         IC_ERR_PARSE, 3, "bad timestep 'x'"},
+        {"<VTKFile type=\"Collection\">\n<Collection>\n<DataSet file=\"a.vtu\">\n"
+         "</Collection></VTKFile>\n",
+         IC_ERR_PARSE, 4, "malformed XML: mismatched tag"},
+        {"<VTKFile type=\"Collection\">\n<Collection>\n<DataSet file=\"a.vtu\"/>\n", IC_ERR_PARSE,
+         4, "malformed XML: no element found"},
+        {"\n<VTKFile type=\"UnstructuredGrid\">\n</VTKFile>\n", IC_ERR_UNSUPPORTED, 2,
+         "not a ParaView collection (VTKFile type 'UnstructuredGrid')"},
+        {"<VTKFile>\n</VTKFile>\n", IC_ERR_UNSUPPORTED, 1,
+         "not a ParaView collection (VTKFile type '')"},
+        {"<Collection><DataSet file=\"a.vtu\"/></Collection>\n", IC_ERR_PARSE, 0,
+         "no VTKFile element"},
+        {"<VTKFile type=\"Collection\">\n<Collection/>\n</VTKFile>\n", IC_ERR_EMPTY, 0,
+         "the collection lists no data sets"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        icPvdList list;
+        icDiagnostic diag = {0};
+        IC_CHECK_RESULT(loadPvdText(cases[i].text, &list, &diag), cases[i].code);
+        IC_CHECK_MSG(diag.line == cases[i].line, "case %zu: line %d", i, diag.line);
+        IC_CHECK_MSG(strcmp(diag.message, cases[i].message) == 0, "case %zu: '%s'", i,
+                     diag.message);
+        IC_CHECK(list.count == 0 && list.files == NULL);
+    }
+    IC_CHECK_INT(icGetByteCount(), bytes);
 }
