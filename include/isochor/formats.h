@@ -31,9 +31,16 @@ typedef struct icMeshFileInfo {
     int quadraticTets;   ///< 10-node tets read as linear tets from their corners
     int droppedVertices; ///< vertices no tet uses, removed (mid-edge nodes, ...)
     bool hasRegions;     ///< mesh->regions came from the file
+    /// Data fields not read: Gmsh $ElementNodeData views, and $NodeData/$ElementData views
+    /// that leave a kept vertex or tet without a value.
+    int skippedFields;
+    /// TetGen: records after the count a .node or .ele header gives, ignored as TetGen
+    /// ignores them.
+    int ignoredTrailingRecords;
 } icMeshFileInfo;
 
-/// A named point or cell array read along with a mesh (VTK/VTU point and cell data).
+/// A named point or cell array read along with a mesh (VTK/VTU point and cell data, Gmsh
+/// $NodeData and $ElementData).
 typedef struct icMeshField {
     char name[64];
     int components; ///< values per point or cell, 1..9
@@ -51,8 +58,8 @@ void icMeshFields_Destroy(icMeshFields *fields);
 /// The field with this name (case-insensitive) and kind, or NULL.
 const icMeshField *icMeshFields_Find(const icMeshFields *fields, const char *name, bool perCell);
 
-/// icLoadMesh with the reader's notes and, for VTK/VTU files, their point and cell data
-/// (fields may be NULL). The reader is chosen by content first ("$MeshFormat", "# vtk
+/// icLoadMesh with the reader's notes and, for VTK/VTU and Gmsh files, their point and cell
+/// data (fields may be NULL). The reader is chosen by content first ("$MeshFormat", "# vtk
 /// DataFile", "<?xml"/"<VTKFile", "MeshVersionFormatted"), then by extension (.ele, .node,
 /// .msh, .vtk, .vtu, .mesh). Cell fields follow the tets that were kept; point fields the
 /// vertices that were kept. On failure everything is released and zeroed.
