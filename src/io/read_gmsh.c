@@ -20,14 +20,24 @@ icResult icGmsh_Error(icGmshReader *r, icResult code, const char *at, const char
     return icDiag_Set(r->diag, code, r->path, at ? r->c.line : 0, "%s", message);
 }
 
-int icGmsh_NodesPerElement(int type) {
-    static const int counts[] = {0, 2,  3,  4,  4, 8,  6,  5,  3,  6,  9, 10, 27, 18, 14, 1,
-                                 8, 20, 15, 13, 9, 10, 12, 15, 15, 21, 4, 5,  6,  20, 35, 56};
-    if (type >= 0 && type < (int)(sizeof counts / sizeof counts[0])) return counts[type];
-    if (type == 92) return 64;
-    if (type == 93) return 125;
-    return 0;
+// Nodes of each element type number Gmsh assigns (GmshDefines.h: MSH_LIN_2 = 1 to MSH_TRIH_4 =
+// 140, and 67-70, the border and child elements of older releases). 0 marks polygons and
+// polyhedra (34, 35, 69), whose node count varies; -1 the numbers Gmsh never assigned.
+static const short s_nodesPerType[141] = {
+    -1, 2,  3,   4,   4,   8,   6,   5,   3,   6,   9,   10,  27,  18,  14,   1,   8,  20,
+    15, 13, 9,   10,  12,  15,  15,  21,  4,   5,   6,   20,  35,  56,  22,  28,  0,   0,
+    16, 25, 36,  12,  16,  20,  28,  36,  45,  55,  66,  49,  64,  81,  100, 121, 18,  21,
+    24, 27, 30,  24,  28,  32,  36,  40,  7,   8,   9,   10,  11,  2,   3,   0,   2,   84,
+    120, 165, 220, 286, -1, -1, -1, 34, 40,  46,  52,  58,  1,   1,   1,   1,   1,   1,
+    40, 75, 64,  125, 216, 343, 512, 729, 1000, 32, 44, 56,  68,  80,  92,  104, 126, 196,
+    288, 405, 550, 24, 33,  42,  51,  60,  69,  78,  30,  55,  91,  140, 204, 285, 385, 21,
+    29, 37,  45,  53,  61,  69,  1,   1,   2,   3,   4,   16,  4,   5,   4};
+
+int icGmsh_NodesPerElement(long long type) {
+    return type >= 0 && type <= 140 ? s_nodesPerType[type] : -1;
 }
+
+bool icGmsh_IsElementType(long long type) { return icGmsh_NodesPerElement(type) >= 0; }
 
 icResult icGmsh_Need(icGmshReader *r, size_t n, const char *what) {
     if ((size_t)(r->c.end - r->c.p) < n)
@@ -46,7 +56,10 @@ icResult icGmsh_AddTet(icGmshReader *r, long long elementTag, const long long no
                                 elementTag, nodes[k]);
     }
     icFmt_SwapHandedness(tet);
-    bool ok = true;
+    int index = r->tets.count / 4;
+    bool ok = index < r->tetTagCapacity ||
+              icGrowArray((void **)&r->tetTags, &r->tetTagCapacity, index + 1, sizeof(long long));
+    if (ok) r->tetTags[index] = elementTag;
     for (int k = 0; k < 4; ++k) ok = ok && icIntArray_Push(&r->tets, tet[k]);
     ok = ok && icIntArray_Push(&r->regions, region);
     if (!r->binary) ok = ok && icIntArray_Push(&r->lines, line);
@@ -156,6 +169,10 @@ static icResult readElements2Ascii(icGmshReader *r, int n) {
         if (result != IC_OK) return result;
         int line = r->c.line;
         if ((result = lineInt(r, &type, "type", id)) != IC_OK) return result;
+        if (!icGmsh_IsElementType(type))
+            return icText_Error(&r->c, IC_ERR_PARSE,
+                                "element %lld has type %lld, which no version of Gmsh defines", id,
+                                type);
         if (type != 4 && type != 11) {
             ++r->skipped;
             icText_SkipLine(&r->c);
@@ -191,8 +208,14 @@ static icResult readElements2Binary(icGmshReader *r, int n) {
         int type = icFmt_I32(p, r->swap), follow = icFmt_I32(p + 4, r->swap);
         int tagCount = icFmt_I32(p + 8, r->swap);
         int nodes = icGmsh_NodesPerElement(type);
+        if (nodes < 0)
+            return icGmsh_Error(r, IC_ERR_PARSE, p,
+                                "element block of type %d, which no version of Gmsh defines", type);
         if (nodes == 0)
-            return icGmsh_Error(r, IC_ERR_UNSUPPORTED, p, "unknown element type %d", type);
+            return icGmsh_Error(r, IC_ERR_UNSUPPORTED, p,
+                                "element type %d (polygon or polyhedron) has no fixed node count, "
+                                "so a binary file holding it cannot be read",
+                                type);
         if (follow <= 0 || follow > n - done || tagCount < 0 || tagCount > 64)
             return icGmsh_Error(r, IC_ERR_PARSE, p,
                                 "bad element block header (%d elements, %d tags)", follow,
@@ -323,6 +346,10 @@ static icResult readSections(icGmshReader *r) {
         } else if (strcmp(name, "$Entities") == 0 && r->major == 4) {
             if (r->binary) icText_SkipLine(&r->c);
             result = icGmsh_ReadEntities4(r);
+        } else if (strcmp(name, "$NodeData") == 0 || strcmp(name, "$ElementData") == 0) {
+            result = icGmsh_ReadData(r, name[1] == 'E');
+        } else if (strcmp(name, "$ElementNodeData") == 0) {
+            result = icGmsh_SkipElementNodeData(r);
         } else if (strncmp(name, "$End", 4) == 0) {
             return icGmsh_Error(r, IC_ERR_PARSE, at, "%s without its section", name);
         } else {
@@ -345,6 +372,7 @@ static void destroyReader(icGmshReader *r) {
     icFree(r->lines.data);
     icFree(r->volumeTags);
     icFree(r->volumePhysical);
+    icGmsh_DestroyViews(r);
 }
 
 icResult icFmt_ReadGmsh(const char *path, const char *text, size_t size, icReadOut *out,
@@ -367,7 +395,16 @@ icResult icFmt_ReadGmsh(const char *path, const char *text, size_t size, icReadO
             out->tetLines = r.lines.data;
             r.lines.data = NULL;
         }
-        if (result == IC_OK) result = icFmt_DropUnusedVertices(out->mesh, out->fields, out->info);
+        // The views are laid out over the vertices that stay, so they join the (so far empty)
+        // fields after the drop.
+        icMeshFields views = {0, NULL};
+        if (result == IC_OK)
+            result = icGmsh_ViewsToFields(&r, out->mesh, out->fields ? &views : NULL, out->info);
+        if (result == IC_OK) result = icFmt_DropUnusedVertices(out->mesh, NULL, out->info);
+        if (result == IC_OK && out->fields)
+            *out->fields = views;
+        else
+            icMeshFields_Destroy(&views);
         out->info->skippedElements = r.skipped;
         out->info->quadraticTets = r.quadratic;
         snprintf(out->info->formatName, sizeof out->info->formatName, "gmsh %s %s",

@@ -27,6 +27,13 @@ typedef struct icGmshReader {
     int volumeCount; ///< 4.1 $Entities: volume entity tags and their first physical tag
     int *volumeTags;
     int *volumePhysical;
+
+    long long *tetTags; ///< (tets.count / 4) element tag of each tet, for $ElementData
+    int tetTagCapacity;
+    icTagMap tetTagMap; ///< element tag -> tet, built at the first $ElementData
+    bool tetTagMapBuilt;
+    struct icGmshView *views; ///< $NodeData / $ElementData views read so far
+    int viewCount, viewCapacity;
 } icGmshReader;
 
 /// Reports a problem: at the cursor's line in ASCII files, at a byte offset in binary ones.
@@ -36,8 +43,12 @@ icResult icGmsh_Error(icGmshReader *r, icResult code, const char *at, const char
 #endif
     ;
 
-/// Nodes per element of a Gmsh element type, 0 for types this reader does not know.
-int icGmsh_NodesPerElement(int type);
+/// Nodes per element of a Gmsh element type: 0 for polygons and polyhedra (their size
+/// varies), -1 for numbers no version of Gmsh assigns.
+int icGmsh_NodesPerElement(long long type);
+/// True when some version of Gmsh defines element type number type (1-75, 79-140): other
+/// numbers mark a corrupt file.
+bool icGmsh_IsElementType(long long type);
 /// Checks that n more bytes are there in binary data.
 icResult icGmsh_Need(icGmshReader *r, size_t n, const char *what);
 /// Adds one tet given its (file-order) node tags, mapping tags to indices; type 11's mid-edge
@@ -50,3 +61,19 @@ icResult icGmsh_ExpectEnd(icGmshReader *r, const char *endWord);
 icResult icGmsh_ReadNodes4(icGmshReader *r);
 icResult icGmsh_ReadElements4(icGmshReader *r);
 icResult icGmsh_ReadEntities4(icGmshReader *r);
+
+typedef struct icGmshView icGmshView;
+/// Reads a $NodeData (perCell false) or $ElementData section after its name: values for
+/// nodes $Nodes defines and for tets (values of other elements are dropped). The last time
+/// step of each view name wins; sections giving the same step (partitions) are merged.
+icResult icGmsh_ReadData(icGmshReader *r, bool perCell);
+/// Skips a $ElementNodeData section after its name, remembering its view as not read.
+icResult icGmsh_SkipElementNodeData(icGmshReader *r);
+/// Appends every view with a value for each vertex the tets use (point fields) or each tet
+/// (cell fields) to fields (may be NULL); the others are counted in info->skippedFields.
+/// Point fields are laid out over the vertices icFmt_DropUnusedVertices keeps: call it on
+/// the mesh (before dropping) and add the fields after dropping.
+icResult icGmsh_ViewsToFields(icGmshReader *r, const icTetMesh *mesh, icMeshFields *fields,
+                              icMeshFileInfo *info);
+/// Frees the views and the tet tag map.
+void icGmsh_DestroyViews(icGmshReader *r);

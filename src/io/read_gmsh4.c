@@ -244,7 +244,10 @@ static icResult readElementBlockAscii(icGmshReader *r, int type, int m, int regi
 static icResult readElementBlockBinary(icGmshReader *r, int type, int m, int region) {
     int nodes = icGmsh_NodesPerElement(type);
     if (nodes == 0)
-        return icGmsh_Error(r, IC_ERR_UNSUPPORTED, r->c.p, "unknown element type %d", type);
+        return icGmsh_Error(r, IC_ERR_UNSUPPORTED, r->c.p,
+                            "element type %d (polygon or polyhedron) has no fixed node count, so "
+                            "a binary file holding it cannot be read",
+                            type);
     size_t record = (size_t)r->sizeT * (size_t)(1 + nodes);
     icResult result = icGmsh_Need(r, record * (size_t)m, "an element block");
     if (result != IC_OK) return result;
@@ -287,10 +290,17 @@ icResult icGmsh_ReadElements4(icGmshReader *r) {
     for (long long b = 0; b < blockCount; ++b) {
         long long dim, entity, type, inBlock;
         if ((result = readInt(r, &dim, "entity dimension")) != IC_OK ||
-            (result = readInt(r, &entity, "entity tag")) != IC_OK ||
-            (result = readInt(r, &type, "element type")) != IC_OK ||
+            (result = readInt(r, &entity, "entity tag")) != IC_OK)
+            return result;
+        const char *typeAt = r->c.p;
+        if ((result = readInt(r, &type, "element type")) != IC_OK ||
             (result = readSize(r, &inBlock, "elements in block")) != IC_OK)
             return result;
+        // Reported at the block's line (ASCII) or the type's byte (binary).
+        if (!icGmsh_IsElementType(type))
+            return icGmsh_Error(r, IC_ERR_PARSE, typeAt,
+                                "element block of type %lld, which no version of Gmsh defines",
+                                type);
         if (inBlock > elementCount - total)
             return icGmsh_Error(
                 r, IC_ERR_PARSE, r->c.p,

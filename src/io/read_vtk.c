@@ -27,6 +27,12 @@ typedef struct icVtkReader {
     int *cellLine;        ///< (cellCount) line of each cell's first index (ASCII), or NULL
     int *cellTypes;       ///< (cellCount)
     icMeshFields fields;  ///< point and cell data, cell data over all cells
+    /// Classic layout: the first value of each cell that is no point index, with its line
+    /// (NULL when every value is one). A polyhedron's face stream holds counts as well as
+    /// points, so the verdict waits for CELL_TYPES.
+    long long *badValue; ///< (cellCount) or NULL
+    int *badLine;        ///< (cellCount)
+    uint8_t *bad;        ///< (cellCount)
 } icVtkReader;
 
 // Cell i's points: in the BINARY classic stream cellStart[i] is the position of its count,
@@ -192,6 +198,23 @@ static icResult checkIndex(icVtkReader *r, long long index, int line) {
     return IC_OK;
 }
 
+// Remembers the first value of cell i that is no point index (classic layout).
+static icResult noteBadIndex(icVtkReader *r, int i, long long value, int line) {
+    if (!r->bad) {
+        r->bad = IC_ALLOC_ZERO(uint8_t, r->cellCount + 1);
+        r->badValue = IC_ALLOC(long long, r->cellCount + 1);
+        r->badLine = IC_ALLOC(int, r->cellCount + 1);
+        if (!r->bad || !r->badValue || !r->badLine)
+            return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "out of memory");
+    }
+    if (!r->bad[i]) {
+        r->bad[i] = 1;
+        r->badValue[i] = value;
+        r->badLine[i] = line;
+    }
+    return IC_OK;
+}
+
 // Classic layout: CELLS n size, then per cell "npts i0 i1 ...". BINARY data is walked in
 // place (big-endian int32); ASCII values are parsed first, with their lines.
 static icResult readCellsClassic(icVtkReader *r, long long n, long long size) {
@@ -237,20 +260,18 @@ static icResult readCellsClassic(icVtkReader *r, long long n, long long size) {
             r->cellStart[i] = at;
             for (long long k = 0; k < count; ++k) {
                 int32_t index = icFmt_I32(base + 4 * (size_t)(at + 1 + k), r->swap);
-                if (index < 0 || index >= r->pointCount) {
-                    result = checkIndex(r, index, 0);
+                if ((index < 0 || index >= r->pointCount) &&
+                    (result = noteBadIndex(r, i, index, 0)) != IC_OK)
                     goto done;
-                }
             }
         } else {
             r->cellStart[i] = conn;
             r->cellLine[i] = line;
             for (long long k = 0; k < count; ++k) {
                 long long index = values[at + 1 + k];
-                if (index < 0 || index >= r->pointCount) {
-                    result = checkIndex(r, index, lines[at + 1 + k]);
+                if ((index < 0 || index >= r->pointCount) &&
+                    (result = noteBadIndex(r, i, index, lines[at + 1 + k])) != IC_OK)
                     goto done;
-                }
                 r->cellIndex[conn++] = (int)index;
             }
         }
@@ -344,23 +365,45 @@ static icResult readCellTypes(icVtkReader *r) {
     if (n != r->cellCount)
         return vtkError(r, IC_ERR_PARSE, "%s", "CELL_TYPES count differs from the CELLS count");
     long long *values = r->binary ? NULL : IC_ALLOC(long long, n + 1);
+    int *lines = r->binary ? NULL : IC_ALLOC(int, n + 1);
     r->cellTypes = IC_ALLOC(int, n + 1);
-    if ((!r->binary && !values) || !r->cellTypes) {
+    if ((!r->binary && (!values || !lines)) || !r->cellTypes) {
         icFree(values);
+        icFree(lines);
         return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "out of memory");
     }
     startData(r);
     if (r->binary) {
         if ((result = needBytes(r, 4 * (size_t)n, "cell types")) == IC_OK) {
-            for (int i = 0; i < n; ++i)
-                r->cellTypes[i] = icFmt_I32(r->c.p + 4 * (size_t)i, r->swap);
+            for (int i = 0; i < n && result == IC_OK; ++i) {
+                const char *at = r->c.p + 4 * (size_t)i;
+                r->cellTypes[i] = icFmt_I32(at, r->swap);
+                if (!icVtk_IsCellType(r->cellTypes[i]))
+                    result = icDiag_Set(r->diag, IC_ERR_PARSE, r->path, 0,
+                                        "cell %d has type %d, which no version of VTK defines "
+                                        "(byte %td)",
+                                        i, r->cellTypes[i], at - r->c.begin);
+            }
             r->c.p += 4 * (size_t)n;
         }
     } else {
-        result = readInts(r, IC_SCALAR_I32, (size_t)n, values, NULL, "cell types");
-        for (int i = 0; result == IC_OK && i < n; ++i) r->cellTypes[i] = (int)values[i];
+        result = readInts(r, IC_SCALAR_I32, (size_t)n, values, lines, "cell types");
+        for (int i = 0; result == IC_OK && i < n; ++i) {
+            // A number VTK never assigned is damage, not a cell to skip.
+            if (!icVtk_IsCellType(values[i]))
+                result = icDiag_Set(r->diag, IC_ERR_PARSE, r->path, lines[i],
+                                    "cell %d has type %lld, which no version of VTK defines", i,
+                                    values[i]);
+            r->cellTypes[i] = (int)values[i];
+        }
     }
     icFree(values);
+    icFree(lines);
+    // Only a polyhedron (VTK_POLYHEDRON 42: "faces, then per face its point count and points")
+    // holds values that are not point indices.
+    for (int i = 0; result == IC_OK && r->bad && i < n; ++i)
+        if (r->bad[i] && r->cellTypes[i] != 42)
+            result = checkIndex(r, r->badValue[i], r->badLine[i]);
     return result;
 }
 
@@ -657,6 +700,9 @@ icResult icFmt_ReadVtk(const char *path, const char *text, size_t size, icReadOu
     icFree(r.cellIndex);
     icFree(r.cellLine);
     icFree(r.cellTypes);
+    icFree(r.bad);
+    icFree(r.badValue);
+    icFree(r.badLine);
     icMeshFields_Destroy(&r.fields);
     return result;
 }

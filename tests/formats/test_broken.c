@@ -96,7 +96,7 @@ IC_TEST(formats, broken_files_give_exact_codes_and_lines) {
         } else {
             icTetMesh mesh;
             icMeshFields fields;
-            icLoadOptions options = {c->strict};
+            icLoadOptions options = {.strict = c->strict};
             result = icLoadMeshEx(path, &options, &mesh, &fields, NULL, NULL, &diag);
             IC_CHECK_MSG(mesh.positions == NULL && mesh.tets == NULL && mesh.tetCount == 0 &&
                              fields.count == 0,
