@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// isochor convert: tet meshes between formats, a mesh's boundary to a surface file, and a
-// result (.pvd) to Blender surface sequences (OBJ/PLY per frame, or OBJ + PC2 point cache).
+// isochor convert: tet meshes between formats (with their point and cell fields where the
+// target holds them), a mesh's boundary to a surface file, and a result (.pvd) to Blender
+// surface sequences (OBJ/PLY per frame, or OBJ + PC2 point cache).
+#define _GNU_SOURCE
 #include "cli.h"
 
 #include "isochor/formats.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,20 +30,37 @@ static void printDiag(const icDiagnostic *diag) {
     fprintf(stderr, "isochor convert: %s\n", text);
 }
 
-static void usage(void) {
-    fprintf(stderr,
-            "usage: isochor convert IN OUT [--binary] [--strict]\n"
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: isochor convert IN OUT [--binary] [--strict] [--result]\n"
             "  IN   tet mesh (.ele/.node, .msh, .vtk, .vtu, .mesh), surface (.obj, .ply, .stl,\n"
             "       .off) or result collection (.pvd)\n"
             "  OUT  .ele/.node, .msh (Gmsh 4.1), .vtu, .vtk, .mesh; .obj/.ply/.stl/.off for the\n"
             "       boundary surface; from a .pvd: NAME.pc2 (NAME.obj + Blender point cache) or\n"
-            "       a pattern such as frames/f%%04d.obj (one surface file per frame)\n"
+            "       a pattern such as frames/f%%04d.obj (one surface file per frame). OUT's\n"
+            "       folder is created. Point and cell fields are kept where OUT's format holds\n"
+            "       them (.vtu, .vtk; .msh for 1, 3 or 9 components); the dropped ones are named.\n"
             "  --binary  binary .msh / .vtk\n"
-            "  --strict  refuse partly inverted meshes\n");
+            "  --strict  refuse partly inverted meshes\n"
+            "  --result  IN is a frame a run wrote: read it as written, counting zero-volume and\n"
+            "            inverted tets instead of refusing them (always so for a .pvd's frames)\n"
+            "exit status: 0 ok, 1 writing failed, 2 the input cannot be read or bad usage\n");
+}
+
+// Makes OUT's folder (mkdir -p of its parent) so a conversion can write into a new folder.
+static bool makeParent(const char *out) {
+    const char *slash = strrchr(out, '/');
+    if (!slash || slash == out) return true;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - out), out);
+    icDiagnostic diag = {0};
+    if (icMakeDirectories(dir, &diag) == IC_OK) return true;
+    printDiag(&diag);
+    return false;
 }
 
 static void describe(const char *path, const icTetMesh *mesh, const icMeshFileInfo *info,
-                     const icOrientReport *report) {
+                     const icOrientReport *report, bool result) {
     printf("%s: %s, %d vertices, %d tets, volume %.6g m^3\n", path, info->formatName,
            mesh->vertexCount, mesh->tetCount, icTetMesh_Volume(mesh, NULL));
     if (info->skippedElements)
@@ -50,10 +70,39 @@ static void describe(const char *path, const icTetMesh *mesh, const icMeshFileIn
                info->quadraticTets);
     if (info->droppedVertices) printf("  dropped %d vertices no tet uses\n", info->droppedVertices);
     if (info->hasRegions) printf("  regions: per-tet ids kept\n");
+    if (result) {
+        if (report->degenerateCount || report->invertedCount)
+            printf("  note: result frame with %d zero-volume and %d inverted tets, kept as "
+                   "written\n",
+                   report->degenerateCount, report->invertedCount);
+        return;
+    }
     if (report->flippedAll) printf("  orientation: every tet was reordered to positive volume\n");
     if (report->invertedCount)
         printf("  warning: %d tets are inverted (kept; use --strict to refuse)\n",
                report->invertedCount);
+}
+
+// Names on stderr the fields that OUT does not hold (all of them when mesh is NULL: a
+// surface or point cache holds none).
+static void noteDropped(const char *out, const icTetMesh *mesh, const icMeshFields *fields) {
+    int dropped = 0;
+    for (int f = 0; fields && f < fields->count; ++f) {
+        const icMeshField *field = &fields->items[f];
+        if (mesh && icSaveMesh_KeepsField(out, mesh, field)) continue;
+        fprintf(stderr, "%s%s (%s, %d component%s)",
+                dropped++ ? ", " : "isochor convert: note: dropped fields ", field->name,
+                field->perCell ? "cell" : "point", field->components,
+                field->components == 1 ? "" : "s");
+    }
+    if (dropped) fprintf(stderr, ": %s cannot hold them\n", out);
+}
+
+// The load failed the rest-mesh checks: a frame a run wrote may well hold such tets.
+static void hintResult(icResult result) {
+    if (result == IC_ERR_DEGENERATE_ELEMENT || result == IC_ERR_INVERTED_ELEMENT)
+        fprintf(stderr, "isochor convert: if this is a frame a run wrote, pass --result to read "
+                        "it as written\n");
 }
 
 // A printf pattern with exactly one integer conversion (%d, %04d, ...).
@@ -63,6 +112,18 @@ static bool isFramePattern(const char *s) {
     ++p;
     while (*p >= '0' && *p <= '9') ++p;
     return *p == 'd' && !strchr(p, '%');
+}
+
+// The frames with zero-volume or inverted tets, for one note after the conversion.
+typedef struct icFrameNotes {
+    int frames, degenerate, inverted, first;
+} icFrameNotes;
+
+static void noteFrame(icFrameNotes *notes, int frame, const icOrientReport *report) {
+    if (!report->degenerateCount && !report->invertedCount) return;
+    if (notes->frames++ == 0) notes->first = frame;
+    notes->degenerate += report->degenerateCount;
+    notes->inverted += report->invertedCount;
 }
 
 static int convertCollection(const char *in, const char *out) {
@@ -79,29 +140,28 @@ static int convertCollection(const char *in, const char *out) {
         icPvdList_Destroy(&list);
         return 2;
     }
-    if (!cache) {
-        // A frame sequence goes into its own folder: make it.
-        const char *slash = strrchr(out, '/');
-        if (slash && slash != out) {
-            char dir[1024];
-            snprintf(dir, sizeof dir, "%.*s", (int)(slash - out), out);
-            if (icMakeDirectories(dir, &diag) != IC_OK) {
-                printDiag(&diag);
-                icPvdList_Destroy(&list);
-                return 1;
-            }
-        }
+    if (!makeParent(out)) {
+        icPvdList_Destroy(&list);
+        return 1;
     }
     icPointCacheWriter writer;
     icTriSurface first = {0};
+    icFrameNotes notes = {0};
+    const icLoadOptions frameOptions = {.resultFrame = true};
     int status = 0, written = 0;
     for (int f = 0; f < list.count && status == 0; ++f) {
         icTetMesh mesh;
-        if (icLoadMesh(list.files[f], NULL, &mesh, NULL, &diag) != IC_OK) {
+        icMeshFields fields;
+        icOrientReport report;
+        if (icLoadMeshEx(list.files[f], &frameOptions, &mesh, &fields, NULL, &report, &diag) !=
+            IC_OK) {
             printDiag(&diag);
             status = 2;
             break;
         }
+        noteFrame(&notes, f, &report);
+        if (f == 0) noteDropped(out, NULL, &fields);
+        icMeshFields_Destroy(&fields);
         icTriSurface surface;
         if (icTriSurface_FromTetMesh(&surface, &mesh, NULL) != IC_OK) {
             fprintf(stderr, "isochor convert: cannot extract the surface of %s\n", list.files[f]);
@@ -163,75 +223,59 @@ static int convertCollection(const char *in, const char *out) {
         }
     }
     if (status == 0) printf("wrote %s: %d frames\n", out, written);
+    if (notes.frames)
+        printf("note: %d frame%s (first: frame %d) hold %d zero-volume and %d inverted tets in "
+               "all, converted as written\n",
+               notes.frames, notes.frames == 1 ? "" : "s", notes.first, notes.degenerate,
+               notes.inverted);
     icTriSurface_Destroy(&first);
     icPvdList_Destroy(&list);
     return status;
 }
 
-int icCli_Convert(int argc, char **argv) {
-    const char *in = NULL, *out = NULL;
-    bool binary = false, strict = false;
-    for (int i = 0; i < argc; ++i) {
-        if (strcmp(argv[i], "--binary") == 0) {
-            binary = true;
-        } else if (strcmp(argv[i], "--strict") == 0) {
-            strict = true;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage();
-            return 0;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "isochor convert: unknown option '%s'\n", argv[i]);
-            usage();
-            return 2;
-        } else if (!in) {
-            in = argv[i];
-        } else if (!out) {
-            out = argv[i];
-        } else {
-            usage();
-            return 2;
-        }
-    }
-    if (!in || !out) {
-        usage();
-        return 2;
-    }
-    if (strcasecmp(extensionOf(in), ".pvd") == 0) return convertCollection(in, out);
-
+static int convertSurface(const char *in, const char *out) {
     icDiagnostic diag = {0};
-    if (isSurfaceExtension(extensionOf(in))) {
-        icTriSurface surface;
-        if (icLoadSurface(in, &surface, &diag) != IC_OK) {
-            printDiag(&diag);
-            return 2;
-        }
-        printf("%s: %d vertices, %d triangles\n", in, surface.vertexCount, surface.triangleCount);
-        int status = 0;
-        if (!isSurfaceExtension(extensionOf(out))) {
-            fprintf(stderr, "isochor convert: a surface converts to .obj, .ply, .stl or .off; "
-                            "use `isochor tetrahedralize` for tets\n");
-            status = 2;
-        } else if (icSaveSurface(out, &surface, &diag) != IC_OK) {
-            printDiag(&diag);
-            status = 1;
-        } else {
-            printf("wrote %s\n", out);
-        }
-        icTriSurface_Destroy(&surface);
-        return status;
-    }
-
-    icLoadOptions options = {strict};
-    icTetMesh mesh;
-    icMeshFileInfo info;
-    icOrientReport report;
-    if (icLoadMeshEx(in, &options, &mesh, NULL, &info, &report, &diag) != IC_OK) {
+    icTriSurface surface;
+    if (icLoadSurface(in, &surface, &diag) != IC_OK) {
         printDiag(&diag);
         return 2;
     }
-    describe(in, &mesh, &info, &report);
+    printf("%s: %d vertices, %d triangles\n", in, surface.vertexCount, surface.triangleCount);
     int status = 0;
-    if (isSurfaceExtension(extensionOf(out))) {
+    if (!isSurfaceExtension(extensionOf(out))) {
+        fprintf(stderr, "isochor convert: a surface converts to .obj, .ply, .stl or .off; "
+                        "use `isochor tetrahedralize` for tets\n");
+        status = 2;
+    } else if (!makeParent(out)) {
+        status = 1;
+    } else if (icSaveSurface(out, &surface, &diag) != IC_OK) {
+        printDiag(&diag);
+        status = 1;
+    } else {
+        printf("wrote %s\n", out);
+    }
+    icTriSurface_Destroy(&surface);
+    return status;
+}
+
+static int convertMesh(const char *in, const char *out, bool binary, bool strict, bool result) {
+    icDiagnostic diag = {0};
+    icLoadOptions options = {.strict = strict, .resultFrame = result};
+    icTetMesh mesh;
+    icMeshFields fields;
+    icMeshFileInfo info;
+    icOrientReport report;
+    icResult loaded = icLoadMeshEx(in, &options, &mesh, &fields, &info, &report, &diag);
+    if (loaded != IC_OK) {
+        printDiag(&diag);
+        if (!result) hintResult(loaded);
+        return 2;
+    }
+    describe(in, &mesh, &info, &report, result);
+    int status = 0;
+    if (!makeParent(out)) {
+        status = 1;
+    } else if (isSurfaceExtension(extensionOf(out))) {
         icTriSurface surface;
         if (icTriSurface_FromTetMesh(&surface, &mesh, NULL) != IC_OK) {
             fprintf(stderr, "isochor convert: cannot extract the boundary surface\n");
@@ -243,18 +287,77 @@ int icCli_Convert(int argc, char **argv) {
             } else {
                 printf("wrote %s: boundary surface, %d vertices, %d triangles\n", out,
                        surface.vertexCount, surface.triangleCount);
+                noteDropped(out, NULL, &fields);
             }
             icTriSurface_Destroy(&surface);
         }
     } else {
-        icResult result = icSaveMesh(out, &mesh, binary, &diag);
-        if (result != IC_OK) {
+        icResult saved = icSaveMeshWithFields(out, &mesh, &fields, binary, &diag);
+        if (saved != IC_OK) {
             printDiag(&diag);
-            status = result == IC_ERR_UNSUPPORTED ? 2 : 1;
+            status = saved == IC_ERR_UNSUPPORTED ? 2 : 1;
         } else {
             printf("wrote %s\n", out);
+            noteDropped(out, &mesh, &fields);
         }
     }
+    icMeshFields_Destroy(&fields);
     icTetMesh_Destroy(&mesh);
+    return status;
+}
+
+int icCli_Convert(int argc, char **argv) {
+    static const struct option options[] = {{"binary", no_argument, NULL, 'b'},
+                                            {"strict", no_argument, NULL, 's'},
+                                            {"result", no_argument, NULL, 'r'},
+                                            {"help", no_argument, NULL, 'h'},
+                                            {NULL, 0, NULL, 0}};
+    // getopt_long wants the program name first; a copy keeps the caller's argv in order.
+    char **args = malloc(sizeof(char *) * ((size_t)argc + 2));
+    if (!args) return 1;
+    args[0] = "isochor convert";
+    memcpy(args + 1, argv, sizeof(char *) * (size_t)argc);
+    args[argc + 1] = NULL;
+    bool binary = false, strict = false, result = false;
+    int status = -1, c;
+    optind = 0;
+    opterr = 0; // our own messages, in the command's words
+    while (status < 0 && (c = getopt_long(argc + 1, args, ":h", options, NULL)) != -1) {
+        if (c == 'b') {
+            binary = true;
+        } else if (c == 's') {
+            strict = true;
+        } else if (c == 'r') {
+            result = true;
+        } else if (c == 'h') {
+            usage(stdout);
+            status = 0;
+        } else {
+            // optind has moved past the offending long option; a short one is in optopt.
+            char shortName[3] = {'-', (char)optopt, 0};
+            fprintf(stderr, "isochor convert: %s '%s'\n",
+                    c == ':' ? "needs a value after" : "unknown option",
+                    c == '?' && optopt > 0 && optopt < 128 ? shortName : args[optind - 1]);
+            usage(stderr);
+            status = 2;
+        }
+    }
+    int positional = argc + 1 - optind;
+    if (status < 0 && positional != 2) {
+        fprintf(stderr, "isochor convert: %s\n",
+                positional < 2 ? "needs IN and OUT" : "one input and one output only");
+        usage(stderr);
+        status = 2;
+    }
+    if (status < 0) {
+        const char *in = args[optind], *out = args[optind + 1];
+        if (strcasecmp(extensionOf(in), ".pvd") == 0)
+            status = convertCollection(in, out);
+        else if (isSurfaceExtension(extensionOf(in)))
+            status = convertSurface(in, out);
+        else
+            status = convertMesh(in, out, binary, strict, result);
+    }
+    free(args);
     return status;
 }

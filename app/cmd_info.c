@@ -1,21 +1,35 @@
 // SPDX-License-Identifier: MIT
 // isochor info: what a tet mesh file holds: counts, volume, bounds, orientation fixes,
-// quality, surface, colouring and regions.
+// quality, surface, colouring and regions; what a result (.pvd) holds frame by frame; a
+// scene's pre-flight notes.
+#define _GNU_SOURCE
 #include "cli.h"
 
 #include "isochor/formats.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void usage(FILE *out) {
-    fprintf(out,
-            "usage: isochor info MESH [--strict]\n"
-            "  MESH      tet mesh: TetGen .ele/.node (or their basename), Gmsh .msh, VTK .vtk,\n"
-            "            .vtu, MEDIT .mesh\n"
-            "  --strict  refuse a mesh with some inverted tets (as scenes with \"strict\": true)\n"
-            "exit status: 0 ok, 2 the mesh cannot be loaded or bad usage\n");
+    fprintf(
+        out,
+        "usage: isochor info MESH [--strict | --result]\n"
+        "       isochor info RESULT.pvd [--frame N]\n"
+        "       isochor info --scene SCENE.json\n"
+        "  MESH        tet mesh: TetGen .ele/.node (or their basename), Gmsh .msh, VTK .vtk,\n"
+        "              .vtu, MEDIT .mesh; checked as a rest mesh (zero-volume tets refused)\n"
+        "  --strict    refuse a mesh with some inverted tets (as scenes with \"strict\": true)\n"
+        "  --result    MESH is a frame a run wrote: read it as written, counting zero-volume\n"
+        "              and inverted tets instead of refusing them\n"
+        "  RESULT.pvd  a run's frames, each read as a result: one line per frame with\n"
+        "              zero-volume or inverted tets, then the volume range\n"
+        "  --frame N   describe frame N of RESULT.pvd in full\n"
+        "  --scene     the scene's pre-flight notes: each body's size, mass, sag under its\n"
+        "              own weight, the substep against its stiffest element, units hints\n"
+        "exit status: 0 ok, 2 the mesh, a frame or the scene cannot be loaded, or bad usage\n");
 }
 
 static void printDiag(const icDiagnostic *diag) {
@@ -43,6 +57,28 @@ static void printRegions(const icTetMesh *mesh) {
     printf("regions        %d distinct id%s, %d .. %d\n", distinct, distinct == 1 ? "" : "s",
            ids[0], ids[mesh->tetCount - 1]);
     free(ids);
+}
+
+// A result frame is never reoriented: what it holds is reported as found.
+static void printFrameState(const icOrientReport *report) {
+    if (report->degenerateCount == 0 && report->invertedCount == 0) {
+        printf("state          all tets positive (result frame, read as written)\n");
+        return;
+    }
+    printf("state          %d zero-volume and %d inverted tets (result frame, read as written)\n",
+           report->degenerateCount, report->invertedCount);
+    if (report->degenerateCount > 0) {
+        int shown = report->degenerateCount < 8 ? report->degenerateCount : 8;
+        printf("zero volume    ");
+        for (int i = 0; i < shown; ++i) printf("%s%d", i ? ", " : "", report->firstDegenerate[i]);
+        printf("%s\n", report->degenerateCount > shown ? ", ..." : "");
+    }
+    if (report->invertedCount > 0) {
+        int shown = report->invertedCount < 8 ? report->invertedCount : 8;
+        printf("inverted       ");
+        for (int i = 0; i < shown; ++i) printf("%s%d", i ? ", " : "", report->firstInverted[i]);
+        printf("%s\n", report->invertedCount > shown ? ", ..." : "");
+    }
 }
 
 static void printOrientation(const icOrientReport *report) {
@@ -83,16 +119,20 @@ static void printQuality(const icTetMesh *mesh) {
 }
 
 // Returns 0 on success, the exit code otherwise.
-static int describe(const char *path, bool strict) {
-    icLoadOptions options = {strict};
+static int describe(const char *path, bool strict, bool result) {
+    icLoadOptions options = {.strict = strict, .resultFrame = result};
     icTetMesh mesh;
     icMeshFileInfo info;
     icOrientReport report;
     memset(&info, 0, sizeof info);
     memset(&report, 0, sizeof report);
     icDiagnostic diag = {0};
-    if (icLoadMeshEx(path, &options, &mesh, NULL, &info, &report, &diag) != IC_OK) {
+    icResult loaded = icLoadMeshEx(path, &options, &mesh, NULL, &info, &report, &diag);
+    if (loaded != IC_OK) {
         printDiag(&diag);
+        if (!result && (loaded == IC_ERR_DEGENERATE_ELEMENT || loaded == IC_ERR_INVERTED_ELEMENT))
+            fprintf(stderr, "isochor info: if this is a frame a run wrote, pass --result to read "
+                            "it as written\n");
         return 2;
     }
     printf("file           %s (%s)\n", path,
@@ -106,7 +146,10 @@ static int describe(const char *path, bool strict) {
            (double)lo.y, (double)lo.z, (double)hi.x, (double)hi.y, (double)hi.z,
            (double)(hi.x - lo.x), (double)(hi.y - lo.y), (double)(hi.z - lo.z));
     printNotes(&info);
-    printOrientation(&report);
+    if (result)
+        printFrameState(&report);
+    else
+        printOrientation(&report);
     printQuality(&mesh);
 
     int *triangles = NULL, triangleCount = 0;
@@ -130,33 +173,165 @@ static int describe(const char *path, bool strict) {
     return 0;
 }
 
-int icCli_Info(int argc, char **argv) {
-    const char *path = NULL;
-    bool strict = false;
-    for (int i = 0; i < argc; ++i) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(arg, "--strict") == 0) {
-            strict = true;
-        } else if (arg[0] == '-' && arg[1] != 0) {
-            fprintf(stderr, "isochor info: unknown option '%s'\n", arg);
-            usage(stderr);
-            return 2;
-        } else if (path) {
-            fprintf(stderr, "isochor info: one mesh at a time ('%s' and '%s')\n", path, arg);
-            usage(stderr);
-            return 2;
-        } else {
-            path = arg;
-        }
-    }
-    if (!path) {
-        fprintf(stderr, "isochor info: no mesh given\n");
-        usage(stderr);
+// A run's frames: each read as a result; frame holds a number to describe in full, or -1
+// for one line per frame with zero-volume or inverted tets and the volume range.
+static int describeCollection(const char *path, int frame) {
+    icDiagnostic diag = {0};
+    icPvdList list;
+    if (icLoadPvd(path, &list, &diag) != IC_OK) {
+        printDiag(&diag);
         return 2;
     }
-    return describe(path, strict);
+    int status = 0;
+    if (frame >= list.count) {
+        fprintf(stderr, "isochor info: frame %d does not exist (%s has %d)\n", frame, path,
+                list.count);
+        status = 2;
+    } else if (frame >= 0) {
+        printf("collection     %s, frame %d of %d, t = %g s\n", path, frame, list.count,
+               (double)list.times[frame]);
+        status = describe(list.files[frame], false, true);
+    } else {
+        printf("collection     %s\n", path);
+        printf("frames         %d, t = %g .. %g s\n", list.count, (double)list.times[0],
+               (double)list.times[list.count - 1]);
+        const icLoadOptions options = {.resultFrame = true};
+        double volumeMin = 0, volumeMax = 0;
+        int flagged = 0;
+        for (int f = 0; f < list.count; ++f) {
+            icTetMesh mesh;
+            icOrientReport report;
+            if (icLoadMeshEx(list.files[f], &options, &mesh, NULL, NULL, &report, &diag) != IC_OK) {
+                printDiag(&diag);
+                status = 2;
+                break;
+            }
+            double volume = icTetMesh_Volume(&mesh, NULL);
+            if (f == 0) {
+                printf("vertices       %d\ntets           %d\n", mesh.vertexCount, mesh.tetCount);
+                volumeMin = volumeMax = volume;
+            }
+            volumeMin = volume < volumeMin ? volume : volumeMin;
+            volumeMax = volume > volumeMax ? volume : volumeMax;
+            if (report.degenerateCount > 0 || report.invertedCount > 0) {
+                printf("frame %-8d %d zero-volume, %d inverted tets\n", f, report.degenerateCount,
+                       report.invertedCount);
+                ++flagged;
+            }
+            icTetMesh_Destroy(&mesh);
+        }
+        if (status == 0) {
+            printf("volume         %.9g .. %.9g m^3 over the frames\n", volumeMin, volumeMax);
+            printf("state          %d of %d frames hold zero-volume or inverted tets\n", flagged,
+                   list.count);
+        }
+    }
+    icPvdList_Destroy(&list);
+    return status;
+}
+
+static int describeScene(const char *path) {
+    icDiagnostic diag = {0};
+    icScene scene;
+    if (icScene_Load(path, &scene, &diag) != IC_OK) {
+        printDiag(&diag);
+        return 2;
+    }
+    icPreflightReport report;
+    int status = 0;
+    if (icScene_Preflight(&scene, &report) != IC_OK) {
+        fprintf(stderr, "isochor info: no pre-flight figures for %s\n", path);
+        status = 2;
+    } else {
+        printf("scene          %s, %d bod%s, %d frame%s of %g s\n", path, report.bodyCount,
+               report.bodyCount == 1 ? "y" : "ies", scene.frames, scene.frames == 1 ? "" : "s",
+               (double)scene.dt);
+        int warnings = icPreflight_Print(&report, stdout, "", true);
+        if (warnings == 0) printf("pre-flight     no warnings\n");
+    }
+    icScene_Destroy(&scene);
+    return status;
+}
+
+static bool isCollection(const char *path) {
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    return dot && (!slash || dot > slash) && strcasecmp(dot, ".pvd") == 0;
+}
+
+int icCli_Info(int argc, char **argv) {
+    static const struct option options[] = {
+        {"strict", no_argument, NULL, 's'},      {"result", no_argument, NULL, 'r'},
+        {"frame", required_argument, NULL, 'f'}, {"scene", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+    // getopt_long wants the program name first; a copy keeps the caller's argv in order.
+    char **args = malloc(sizeof(char *) * ((size_t)argc + 2));
+    if (!args) return 1;
+    args[0] = "isochor info";
+    memcpy(args + 1, argv, sizeof(char *) * (size_t)argc);
+    args[argc + 1] = NULL;
+    bool strict = false, result = false;
+    const char *scene = NULL;
+    int frame = -1, status = -1, c;
+    optind = 0;
+    opterr = 0; // our own messages, in the command's words
+    while (status < 0 && (c = getopt_long(argc + 1, args, ":h", options, NULL)) != -1) {
+        if (c == 's') {
+            strict = true;
+        } else if (c == 'r') {
+            result = true;
+        } else if (c == 'S') {
+            scene = optarg;
+        } else if (c == 'f') {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (!*optarg || *end || n < 0 || n > 100000000) {
+                fprintf(stderr, "isochor info: --frame wants a frame number >= 0, not '%s'\n",
+                        optarg);
+                status = 2;
+            }
+            frame = (int)n;
+        } else if (c == 'h') {
+            usage(stdout);
+            status = 0;
+        } else {
+            // optind has moved past the offending long option; a short one is in optopt.
+            char shortName[3] = {'-', (char)optopt, 0};
+            fprintf(stderr, "isochor info: %s '%s'\n",
+                    c == ':' ? "needs a value after" : "unknown option",
+                    c == '?' && optopt > 0 && optopt < 128 ? shortName : args[optind - 1]);
+            usage(stderr);
+            status = 2;
+        }
+    }
+    int positional = argc + 1 - optind;
+    const char *path = positional > 0 ? args[optind] : NULL;
+    if (status < 0) {
+        const char *problem = NULL;
+        if (scene && positional > 0)
+            problem = "--scene takes the scene alone, not a mesh too";
+        else if (!scene && positional == 0)
+            problem = "no mesh given";
+        else if (positional > 1)
+            problem = "one mesh at a time";
+        else if (strict && result)
+            problem = "--strict and --result exclude each other";
+        else if (frame >= 0 && !(path && isCollection(path)))
+            problem = "--frame goes with a .pvd result";
+        if (problem) {
+            fprintf(stderr, "isochor info: %s\n", problem);
+            usage(stderr);
+            status = 2;
+        }
+    }
+    if (status < 0) {
+        if (scene)
+            status = describeScene(scene);
+        else if (isCollection(path))
+            status = describeCollection(path, frame);
+        else
+            status = describe(path, strict, result);
+    }
+    free(args);
+    return status;
 }

@@ -2,13 +2,14 @@
 // isochor render: PNG pictures of a scene (its initial state or after N frames, with its
 // colliders in grey) or of a result collection (.pvd), coloured by a field, with one steady
 // camera over all frames; an animated GIF or MP4 through ffmpeg when it is installed.
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include "cli.h"
 
 #include "isochor/formats.h"
 #include "isochor/render.h"
 
 #include <float.h>
+#include <getopt.h>
 #include <math.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -79,9 +81,9 @@ typedef struct icRenderArgs {
     double rangeLo, rangeHi;
 } icRenderArgs;
 
-static void usage(void) {
+static void usage(FILE *out) {
     fprintf(
-        stderr,
+        out,
         "usage: isochor render SCENE.json|RESULT.pvd [--frame N | --all] --out DIR\n"
         "         [--field J|pressure|stress_norm|displacement|none] [--size WxH]\n"
         "         [--range LO,HI] [--gif] [--mp4] [--scene SCENE.json]\n"
@@ -90,7 +92,24 @@ static void usage(void) {
         "  with --all); its colliders are drawn in grey at each frame's time, the ground grid\n"
         "  lies on its floor plane and its other planes are walls. A .pvd result carries no\n"
         "  planes or colliders: --scene names the scene it came from to draw them.\n"
-        "  --gif and --mp4 need ffmpeg.\n");
+        "  A result's frames are drawn as written, zero-volume or inverted tets included (a\n"
+        "  note counts them). --gif and --mp4 need ffmpeg.\n"
+        "exit status: 0 ok, 1 drawing or writing failed, 2 bad input or usage\n");
+}
+
+// A mesh file (by extension or, for a name without one, by its header) rather than a scene:
+// render draws results and scenes, and a lone frame would otherwise be parsed as JSON.
+static bool isMeshFile(const char *path) {
+    static const char *extensions[] = {".vtu", ".vtk", ".msh", ".mesh", ".ele", ".node"};
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    if (dot && (!slash || dot > slash)) {
+        for (size_t i = 0; i < sizeof extensions / sizeof extensions[0]; ++i)
+            if (strcasecmp(dot, extensions[i]) == 0) return true;
+        if (strcasecmp(dot, ".json") == 0) return false;
+    }
+    icMeshFormat format = icDetectMeshFormat(path);
+    return format != IC_FORMAT_UNKNOWN && format != IC_FORMAT_TETGEN;
 }
 
 static void printDiag(const icDiagnostic *diag) {
@@ -215,6 +234,9 @@ static int collectCollection(const icRenderArgs *args, icShots *shots) {
         findPlanes(shots, scene.world);
     }
     bool colliders = args->scene && icWorld_GetColliderCount(scene.world) > 0;
+    // Frames are deformed states, drawn as written whatever their tets look like.
+    const icLoadOptions frameOptions = {.resultFrame = true};
+    int flagged = 0, firstFlagged = -1, degenerate = 0, inverted = 0;
     icReal *reference = NULL;
     int referenceCount = 0, status = 0;
     for (int f = 0; f < list.count && status == 0; ++f) {
@@ -223,10 +245,17 @@ static int collectCollection(const icRenderArgs *args, icShots *shots) {
         if (!wanted && !(f == 0 && args->field == FIELD_DISPLACEMENT)) continue;
         icTetMesh mesh;
         icMeshFields fields;
-        if (icLoadMeshEx(list.files[f], NULL, &mesh, &fields, NULL, NULL, &diag) != IC_OK) {
+        icOrientReport report;
+        if (icLoadMeshEx(list.files[f], &frameOptions, &mesh, &fields, NULL, &report, &diag) !=
+            IC_OK) {
             printDiag(&diag);
             status = 2;
             break;
+        }
+        if (wanted && (report.degenerateCount > 0 || report.invertedCount > 0)) {
+            if (flagged++ == 0) firstFlagged = f;
+            degenerate += report.degenerateCount;
+            inverted += report.invertedCount;
         }
         if (f == 0) {
             referenceCount = mesh.vertexCount;
@@ -283,6 +312,11 @@ static int collectCollection(const icRenderArgs *args, icShots *shots) {
         icTetMesh_Destroy(&mesh);
     }
     free(reference);
+    if (status == 0 && flagged > 0)
+        fprintf(stderr,
+                "isochor render: note: %d frame%s (first: frame %d) hold %d zero-volume and %d "
+                "inverted tets in all, drawn as written\n",
+                flagged, flagged == 1 ? "" : "s", firstFlagged, degenerate, inverted);
     icPvdList_Destroy(&list);
     if (args->scene) icScene_Destroy(&scene);
     return status;
@@ -396,6 +430,8 @@ static int collectScene(const icRenderArgs *args, icShots *shots) {
     run.writeOutput = false;
     run.progress = false;
     int last = args->all ? scene.frames : args->frame;
+    // The frame counter rewrites one line: only a terminal shows that as intended.
+    bool counter = args->all && isatty(STDERR_FILENO);
     int status = 0;
     // A zero-frame run applies the scene's initial conditions (scrambles) without stepping.
     run.frames = args->all ? 0 : args->frame;
@@ -416,9 +452,9 @@ static int collectScene(const icRenderArgs *args, icShots *shots) {
             fprintf(stderr, "isochor render: out of memory keeping frame %d\n", f);
             status = 1;
         }
-        if (args->all) fprintf(stderr, "\rsimulated %d/%d frames", f, last);
+        if (counter) fprintf(stderr, "\rsimulated %d/%d frames", f, last);
     }
-    if (args->all) fputc('\n', stderr);
+    if (counter) fputc('\n', stderr);
     icScene_Destroy(&scene);
     return status;
 }
@@ -564,98 +600,124 @@ static int encode(const icRenderArgs *args, bool mp4) {
     return 0;
 }
 
-static bool parseArgs(int argc, char **argv, icRenderArgs *args) {
+// One option's value; false (with a message) when it is not what the option wants.
+static bool parseValue(icRenderArgs *args, int option, const char *value) {
+    if (option == 'f') {
+        char *end;
+        long n = strtol(value, &end, 10);
+        if (!*value || *end || n < 0 || n > 100000000) {
+            fprintf(stderr, "isochor render: --frame wants a frame number >= 0, not '%s'\n", value);
+            return false;
+        }
+        args->frame = (int)n;
+    } else if (option == 'o') {
+        args->outDir = value;
+    } else if (option == 'F') {
+        for (int k = 0; k < 5; ++k)
+            if (strcasecmp(value, s_fieldNames[k]) == 0) {
+                args->field = (icFieldKind)k;
+                return true;
+            }
+        fprintf(stderr,
+                "isochor render: unknown field '%s' (J, pressure, stress_norm, displacement, "
+                "none)\n",
+                value);
+        return false;
+    } else if (option == 'z') {
+        char tail;
+        if (sscanf(value, "%dx%d%c", &args->width, &args->height, &tail) != 2 || args->width < 64 ||
+            args->height < 64 || args->width > 8192 || args->height > 8192) {
+            fprintf(stderr, "isochor render: --size wants WxH between 64 and 8192\n");
+            return false;
+        }
+    } else if (option == 'r') {
+        char tail;
+        if (sscanf(value, "%lf,%lf%c", &args->rangeLo, &args->rangeHi, &tail) != 2 ||
+            !(args->rangeLo < args->rangeHi)) {
+            fprintf(stderr, "isochor render: --range wants LO,HI with LO < HI\n");
+            return false;
+        }
+        args->hasRange = true;
+    } else if (option == 's') {
+        args->scene = value;
+    }
+    return true;
+}
+
+// Parses the options (getopt_long: "--opt value" and "--opt=value" alike). Returns -1 to go
+// on, else the exit status (0 after --help).
+static int parseArgs(int argc, char **argv, icRenderArgs *args) {
+    static const struct option options[] = {{"frame", required_argument, NULL, 'f'},
+                                            {"all", no_argument, NULL, 'a'},
+                                            {"out", required_argument, NULL, 'o'},
+                                            {"field", required_argument, NULL, 'F'},
+                                            {"size", required_argument, NULL, 'z'},
+                                            {"range", required_argument, NULL, 'r'},
+                                            {"scene", required_argument, NULL, 's'},
+                                            {"gif", no_argument, NULL, 'g'},
+                                            {"mp4", no_argument, NULL, 'm'},
+                                            {"help", no_argument, NULL, 'h'},
+                                            {NULL, 0, NULL, 0}};
     memset(args, 0, sizeof *args);
     args->frame = -1;
     args->field = FIELD_J;
     args->width = 960;
     args->height = 640;
-    for (int i = 0; i < argc; ++i) {
-        const char *a = argv[i];
-        bool needsValue = strcmp(a, "--frame") == 0 || strcmp(a, "--out") == 0 ||
-                          strcmp(a, "--field") == 0 || strcmp(a, "--size") == 0 ||
-                          strcmp(a, "--range") == 0 || strcmp(a, "--scene") == 0;
-        if (needsValue && i + 1 >= argc) {
-            fprintf(stderr, "isochor render: %s needs a value\n", a);
-            return false;
-        }
-        if (strcmp(a, "--frame") == 0) {
-            char *end;
-            long n = strtol(argv[++i], &end, 10);
-            if (*end || n < 0 || n > 100000000) {
-                fprintf(stderr, "isochor render: --frame wants a frame number >= 0\n");
-                return false;
-            }
-            args->frame = (int)n;
-        } else if (strcmp(a, "--all") == 0) {
+    // getopt_long wants the program name first; a copy keeps the caller's argv in order.
+    char **words = malloc(sizeof(char *) * ((size_t)argc + 2));
+    if (!words) return 1;
+    words[0] = "isochor render";
+    memcpy(words + 1, argv, sizeof(char *) * (size_t)argc);
+    words[argc + 1] = NULL;
+    int status = -1, c;
+    optind = 0;
+    opterr = 0; // our own messages, in the command's words
+    while (status < 0 && (c = getopt_long(argc + 1, words, ":h", options, NULL)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            status = 0;
+        } else if (c == 'a') {
             args->all = true;
-        } else if (strcmp(a, "--out") == 0) {
-            args->outDir = argv[++i];
-        } else if (strcmp(a, "--field") == 0) {
-            const char *name = argv[++i];
-            bool found = false;
-            for (int k = 0; k < 5 && !found; ++k)
-                if (strcasecmp(name, s_fieldNames[k]) == 0)
-                    args->field = (icFieldKind)k, found = true;
-            if (!found) {
-                fprintf(stderr,
-                        "isochor render: unknown field '%s' (J, pressure, stress_norm, "
-                        "displacement, none)\n",
-                        name);
-                return false;
-            }
-        } else if (strcmp(a, "--size") == 0) {
-            if (sscanf(argv[++i], "%dx%d", &args->width, &args->height) != 2 || args->width < 64 ||
-                args->height < 64 || args->width > 8192 || args->height > 8192) {
-                fprintf(stderr, "isochor render: --size wants WxH between 64 and 8192\n");
-                return false;
-            }
-        } else if (strcmp(a, "--range") == 0) {
-            if (sscanf(argv[++i], "%lf,%lf", &args->rangeLo, &args->rangeHi) != 2 ||
-                !(args->rangeLo < args->rangeHi)) {
-                fprintf(stderr, "isochor render: --range wants LO,HI with LO < HI\n");
-                return false;
-            }
-            args->hasRange = true;
-        } else if (strcmp(a, "--scene") == 0) {
-            args->scene = argv[++i];
-        } else if (strcmp(a, "--gif") == 0) {
+        } else if (c == 'g') {
             args->gif = true;
-        } else if (strcmp(a, "--mp4") == 0) {
+        } else if (c == 'm') {
             args->mp4 = true;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "isochor render: unknown option '%s'\n", a);
-            return false;
-        } else if (!args->input) {
-            args->input = a;
-        } else {
-            fprintf(stderr, "isochor render: one input only ('%s')\n", a);
-            return false;
+        } else if (c == ':' || c == '?') {
+            // optind has moved past the offending long option; a short one is in optopt.
+            char shortName[3] = {'-', (char)optopt, 0};
+            fprintf(stderr, "isochor render: %s '%s'\n",
+                    c == ':' ? "needs a value after" : "unknown option",
+                    c == '?' && optopt > 0 && optopt < 128 ? shortName : words[optind - 1]);
+            status = 2;
+        } else if (!parseValue(args, c, optarg)) {
+            status = 2;
         }
     }
-    if (!args->input || !args->outDir) {
-        fprintf(stderr, "isochor render: needs an input and --out DIR\n");
-        return false;
+    if (status < 0) {
+        const char *problem = NULL;
+        if (argc + 1 - optind > 1)
+            problem = "one input only";
+        else if (optind <= argc)
+            args->input = words[optind];
+        if (!problem && (!args->input || !args->outDir))
+            problem = "needs an input and --out DIR";
+        else if (!problem && args->all && args->frame >= 0)
+            problem = "--frame and --all exclude each other";
+        if (problem) {
+            fprintf(stderr, "isochor render: %s\n", problem);
+            status = 2;
+        }
     }
-    if (args->all && args->frame >= 0) {
-        fprintf(stderr, "isochor render: --frame and --all exclude each other\n");
-        return false;
-    }
-    if (!args->all && args->frame < 0) args->frame = 0;
-    return true;
+    free(words);
+    if (status == 2) usage(stderr);
+    if (status < 0 && !args->all && args->frame < 0) args->frame = 0;
+    return status;
 }
 
 int icCli_Render(int argc, char **argv) {
-    for (int i = 0; i < argc; ++i)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage();
-            return 0;
-        }
     icRenderArgs args;
-    if (!parseArgs(argc, argv, &args)) {
-        usage();
-        return 2;
-    }
+    int parsed = parseArgs(argc, argv, &args);
+    if (parsed >= 0) return parsed;
     icShots shots;
     memset(&shots, 0, sizeof shots);
     shots.lower = icVec3_Make(DBL_MAX, DBL_MAX, DBL_MAX);
@@ -664,6 +726,13 @@ int icCli_Render(int argc, char **argv) {
     shots.obstacleLowest = DBL_MAX;
     const char *dot = strrchr(args.input, '.');
     bool collection = dot && strcasecmp(dot, ".pvd") == 0;
+    if (!collection && isMeshFile(args.input)) {
+        fprintf(stderr,
+                "isochor render: %s is a mesh file; pass the .pvd collection a run wrote (its "
+                "frames) or a scene (.json) to run\n",
+                args.input);
+        return 2;
+    }
     if (args.scene && !collection) {
         fprintf(stderr, "isochor render: --scene goes with a .pvd result (a scene input draws its "
                         "own planes and colliders)\n");

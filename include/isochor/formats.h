@@ -87,6 +87,18 @@ icResult icSaveVtk(const char *path, const icTetMesh *mesh, bool binary, icDiagn
 /// field "region"), .vtk, .mesh. binary applies to .msh and .vtk. IC_ERR_UNSUPPORTED for
 /// any other extension.
 icResult icSaveMesh(const char *path, const icTetMesh *mesh, bool binary, icDiagnostic *diag);
+/// icSaveMesh with point and cell fields (fields may be NULL; each field's data holds
+/// vertexCount or tetCount tuples, in the mesh's order, as icLoadMeshEx returns them). .vtu
+/// keeps every field (Float64 arrays), .vtk every field as FIELD arrays of doubles (names with
+/// blanks %-encoded, as VTK writes them), .msh fields of 1, 3 or 9 components as $NodeData /
+/// $ElementData views; other fields and formats leave them out (icSaveMesh_KeepsField says
+/// which). A cell field that repeats mesh->regions is written once, as the regions.
+/// IC_ERR_INVALID_ARGUMENT for a field without a name, data or 1 to 9 components.
+icResult icSaveMeshWithFields(const char *path, const icTetMesh *mesh, const icMeshFields *fields,
+                              bool binary, icDiagnostic *diag);
+/// True when icSaveMeshWithFields(path, mesh, ...) keeps field, so that a caller can name
+/// the ones a format drops (TetGen and MEDIT hold none but the regions).
+bool icSaveMesh_KeepsField(const char *path, const icTetMesh *mesh, const icMeshField *field);
 
 // ---------------------------------------------------------------------------------------
 // Triangle surfaces

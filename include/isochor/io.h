@@ -34,15 +34,23 @@ icResult icMakeDirectories(const char *path, icDiagnostic *diag);
 // ---------------------------------------------------------------------------------------
 // Mesh files
 
-/// Options for mesh loading.
+/// Options for mesh loading. A rest mesh (what a body is built from) is checked and oriented;
+/// a result frame (a deformed state a run wrote) is read as written.
 typedef struct icLoadOptions {
     bool strict; ///< refuse partly inverted meshes (IC_ERR_INVERTED_ELEMENT); default false
+    /// Read a result frame, not a rest mesh: zero-volume and inverted tets are counted in the
+    /// report (icTetMesh_CheckFrame) instead of refused, and no tet is reordered, so the
+    /// frame's tets keep the order and orientation its fields and the rest mesh share. Only
+    /// unusable files are refused (unreadable, NaN, bad or repeated indices). strict is
+    /// ignored. Default false.
+    bool resultFrame;
 } icLoadOptions;
 
 /// Loads a tet mesh, choosing the reader by extension: TetGen ".ele"/".node" (either name,
-/// or the common basename). The mesh is checked (icTetMesh_Check) and oriented; report
-/// (optional) says what was fixed. On failure nothing is returned (mesh zeroed) and diag
-/// names file, line and problem.
+/// or the common basename). The mesh is checked (icTetMesh_Check) and oriented, or with
+/// options->resultFrame only counted (icTetMesh_CheckFrame); report (optional) says what was
+/// fixed or found. On failure nothing is returned (mesh zeroed) and diag names file, line
+/// and problem.
 icResult icLoadMesh(const char *path, const icLoadOptions *options, icTetMesh *mesh,
                     icOrientReport *report, icDiagnostic *diag);
 

@@ -43,6 +43,8 @@ typedef struct icOrientReport {
     bool flippedAll;       ///< every tet was negative: the file used the other convention
     int invertedCount;     ///< tets negative while others are positive (kept as inverted)
     int firstInverted[8];  ///< up to 8 of their indices
+    int degenerateCount;   ///< zero-volume tets, counted by icTetMesh_CheckFrame only
+    int firstDegenerate[8]; ///< up to 8 of their indices
 } icOrientReport;
 
 /// Validates a mesh and fixes its orientation convention. Errors, each naming the element
@@ -53,6 +55,13 @@ typedef struct icOrientReport {
 /// set. If only some are, they are counted and kept (the solver recovers from inversion),
 /// or IC_ERR_INVERTED_ELEMENT is returned when strict is true.
 icResult icTetMesh_Check(icTetMesh *mesh, bool strict, icOrientReport *report, icDiagnostic *diag);
+/// Checks a deformed state (a frame a run wrote) rather than a rest mesh: only what makes
+/// the file unusable is refused (IC_ERR_EMPTY, IC_ERR_NOT_FINITE, IC_ERR_INDEX_OUT_OF_RANGE,
+/// IC_ERR_REPEATED_INDEX, as icTetMesh_Check). Zero-volume and inverted tets are counted in
+/// report (degenerateCount, invertedCount: every negative tet, even when all are), and the
+/// mesh is never changed, so its tets keep the order and orientation of the rest mesh that
+/// its fields and connectivity follow.
+icResult icTetMesh_CheckFrame(const icTetMesh *mesh, icOrientReport *report, icDiagnostic *diag);
 
 /// Mesh quality figures.
 typedef struct icMeshQuality {

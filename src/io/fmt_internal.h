@@ -275,6 +275,13 @@ int icFmt_FormatReal(char *out, double v);
 void icFmt_WriteF64(FILE *fp, const double *values, size_t count, bool swap);
 void icFmt_WriteI32(FILE *fp, const int *values, size_t count, bool swap);
 
+/// The tet writers behind icSaveMeshWithFields: every field given (NULL: none) is written,
+/// already checked against the mesh and the format by write_mesh.c.
+icResult icFmt_SaveGmsh(const char *path, const icTetMesh *mesh, const icMeshFields *fields,
+                        bool binary, icDiagnostic *diag);
+icResult icFmt_SaveVtk(const char *path, const icTetMesh *mesh, const icMeshFields *fields,
+                       bool binary, icDiagnostic *diag);
+
 // ---------------------------------------------------------------------------------------
 // Surface readers: each fills a builder from a whole-file buffer.
 

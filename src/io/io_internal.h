@@ -21,8 +21,8 @@ bool icPath_IsAbsolute(const char *path);
 
 /// The TetGen reader with the mesh check folded in, so that check failures (degenerate,
 /// repeated, out of range, strict inversion) are reported at their line in the .ele file.
-/// report may be NULL.
-icResult icLoadTetGenChecked(const char *path, bool strict, icTetMesh *mesh,
+/// resultFrame: icTetMesh_CheckFrame instead (see icLoadOptions). report may be NULL.
+icResult icLoadTetGenChecked(const char *path, bool strict, bool resultFrame, icTetMesh *mesh,
                              icOrientReport *report, icDiagnostic *diag);
 
 /// Writes s to fp with the XML special characters escaped (for attribute values).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// icLoadMesh: picks a reader by content and extension, then checks and orients the mesh.
+// icLoadMesh: picks a reader by content and extension, then checks and orients the mesh (a
+// result frame is only checked, never reoriented).
 #define _POSIX_C_SOURCE 200809L
 #include "io/fmt_internal.h"
 
@@ -52,11 +53,11 @@ const char *icMeshFormat_Name(icMeshFormat format) {
     return (unsigned)format < sizeof names / sizeof names[0] ? names[format] : "unknown";
 }
 
-// Reads one of the in-memory formats and checks the mesh, naming the line of a tet the check
-// rejects when the reader recorded lines.
-static icResult loadParsed(const char *path, icMeshFormat format, bool strict, icTetMesh *mesh,
-                           icMeshFields *fields, icMeshFileInfo *info, icOrientReport *report,
-                           icDiagnostic *diag) {
+// Reads one of the in-memory formats and checks the mesh (as a rest mesh or as a result frame),
+// naming the line of a tet the check rejects when the reader recorded lines.
+static icResult loadParsed(const char *path, icMeshFormat format, bool strict, bool resultFrame,
+                           icTetMesh *mesh, icMeshFields *fields, icMeshFileInfo *info,
+                           icOrientReport *report, icDiagnostic *diag) {
     char *text;
     size_t size;
     icResult result = icFmt_ReadFile(path, &text, &size, diag);
@@ -72,7 +73,8 @@ static icResult loadParsed(const char *path, icMeshFormat format, bool strict, i
     if (result == IC_OK) {
         icDiagnostic check = {0};
         check.element = -1;
-        result = icTetMesh_Check(mesh, strict, report, &check);
+        result = resultFrame ? icTetMesh_CheckFrame(mesh, report, &check)
+                             : icTetMesh_Check(mesh, strict, report, &check);
         if (result != IC_OK) {
             bool tetProblem = result != IC_ERR_NOT_FINITE && result != IC_ERR_EMPTY;
             int line = (out.tetLines && tetProblem && check.element >= 0 &&
@@ -101,6 +103,7 @@ icResult icLoadMeshEx(const char *path, const icLoadOptions *options, icTetMesh 
     if (!path || !path[0])
         return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, "", 0, "no mesh path given");
     bool strict = options ? options->strict : false;
+    bool resultFrame = options ? options->resultFrame : false;
 
     icMeshFormat format = icDetectMeshFormat(path);
     info->format = format;
@@ -108,9 +111,9 @@ icResult icLoadMeshEx(const char *path, const icLoadOptions *options, icTetMesh 
     if (format == IC_FORMAT_TETGEN) {
         // The TetGen reader runs the check itself, so its failures carry the file line.
         snprintf(info->formatName, sizeof info->formatName, "tetgen");
-        result = icLoadTetGenChecked(path, strict, mesh, report, diag);
+        result = icLoadTetGenChecked(path, strict, resultFrame, mesh, report, diag);
     } else if (format != IC_FORMAT_UNKNOWN) {
-        result = loadParsed(path, format, strict, mesh, fields, info, report, diag);
+        result = loadParsed(path, format, strict, resultFrame, mesh, fields, info, report, diag);
     } else {
         return icDiag_Set(diag, IC_ERR_UNSUPPORTED, path, 0,
                           "unknown mesh format '%s' (expected .ele, .node, .msh, .vtk, .vtu or .mesh)",

@@ -415,7 +415,7 @@ static bool splitBase(const char *path, icTetGenLoad *load) {
     return a > 0 && (size_t)a < sizeof load->nodePath && b > 0 && (size_t)b < sizeof load->elePath;
 }
 
-icResult icLoadTetGenChecked(const char *path, bool strict, icTetMesh *mesh,
+icResult icLoadTetGenChecked(const char *path, bool strict, bool resultFrame, icTetMesh *mesh,
                              icOrientReport *report, icDiagnostic *diag) {
     memset(mesh, 0, sizeof *mesh);
     if (report) memset(report, 0, sizeof *report);
@@ -453,7 +453,8 @@ icResult icLoadTetGenChecked(const char *path, bool strict, icTetMesh *mesh,
     icDiagnostic check;
     memset(&check, 0, sizeof check);
     check.element = -1;
-    r = icTetMesh_Check(mesh, strict, report, &check);
+    r = resultFrame ? icTetMesh_CheckFrame(mesh, report, &check)
+                    : icTetMesh_Check(mesh, strict, report, &check);
     if (r != IC_OK) {
         int e = check.element;
         if (r == IC_ERR_NOT_FINITE && e >= 0 && e < load.vertexCount)
@@ -474,5 +475,5 @@ done:
 }
 
 icResult icLoadTetGen(const char *path, icTetMesh *mesh, icDiagnostic *diag) {
-    return icLoadTetGenChecked(path, false, mesh, NULL, diag);
+    return icLoadTetGenChecked(path, false, false, mesh, NULL, diag);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Gmsh 4.1 writer, ASCII or binary: one volume entity per region (physical group = region
-// id), all nodes in the first entity, element blocks in tet order so a round trip keeps it.
+// id), all nodes in the first entity, element blocks in tet order so a round trip keeps it;
+// point and cell fields as $NodeData / $ElementData views.
 #include "io/fmt_internal.h"
 
 #include <stdio.h>
@@ -46,7 +47,40 @@ static int entityOf(const int *ids, int count, int region) {
 static void writeU64(FILE *fp, uint64_t v) { fwrite(&v, 8, 1, fp); }
 static void writeI32(FILE *fp, int32_t v) { fwrite(&v, 4, 1, fp); }
 
+// One field as a post-processing view: a quoted name, time 0, time step 0, the component
+// count (1, 3 or 9), then a tag (node or element number, an int in binary files) and its
+// values per row. Rows are vertices or tets in mesh order, tagged v + 1 / t + 1 as written.
+static void writeField(FILE *fp, const icMeshField *field, int rows, bool binary) {
+    const char *section = field->perCell ? "ElementData" : "NodeData";
+    fprintf(fp, "$%s\n1\n\"%s\"\n1\n0\n3\n0\n%d\n%d\n", section, field->name, field->components,
+            rows);
+    const int k = field->components;
+    char line[16 + 9 * 26];
+    for (int i = 0; i < rows; ++i) {
+        const icReal *values = field->data + (size_t)k * (size_t)i;
+        if (binary) {
+            writeI32(fp, i + 1);
+            icFmt_WriteF64(fp, values, (size_t)k, false);
+            continue;
+        }
+        int n = icFmt_FormatInt(line, i + 1);
+        for (int c = 0; c < k; ++c) {
+            line[n++] = ' ';
+            n += icFmt_FormatReal(line + n, values[c]);
+        }
+        line[n++] = '\n';
+        fwrite(line, 1, (size_t)n, fp);
+    }
+    if (binary) fputc('\n', fp);
+    fprintf(fp, "$End%s\n", section);
+}
+
 icResult icSaveGmsh(const char *path, const icTetMesh *mesh, bool binary, icDiagnostic *diag) {
+    return icFmt_SaveGmsh(path, mesh, NULL, binary, diag);
+}
+
+icResult icFmt_SaveGmsh(const char *path, const icTetMesh *mesh, const icMeshFields *fields,
+                        bool binary, icDiagnostic *diag) {
     if (!mesh || mesh->vertexCount <= 0 || mesh->tetCount <= 0 || !mesh->positions || !mesh->tets)
         return icDiag_Set(diag, IC_ERR_EMPTY, path ? path : "", 0, "nothing to write");
     int *ids = NULL;
@@ -178,6 +212,8 @@ icResult icSaveGmsh(const char *path, const icTetMesh *mesh, bool binary, icDiag
     }
     if (binary) fputc('\n', fp);
     fprintf(fp, "$EndElements\n");
+    for (int f = 0; fields && f < fields->count; ++f)
+        writeField(fp, &fields->items[f], fields->items[f].perCell ? m : n, binary);
     icFree(ids);
     return icAtomicFile_Commit(&file, diag);
 }

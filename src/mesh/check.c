@@ -20,8 +20,9 @@ static icReal longestEdgeSquared(const icReal *positions, const int *tet) {
     return longest;
 }
 
-icResult icTetMesh_Check(icTetMesh *mesh, bool strict, icOrientReport *report, icDiagnostic *diag) {
-    if (report) memset(report, 0, sizeof *report);
+// What makes a mesh unusable whatever it stands for: no tets, NaN or infinite positions, tets
+// naming missing or repeated vertices.
+static icResult checkStructure(const icTetMesh *mesh, icDiagnostic *diag) {
     if (!mesh) return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, "", 0, "no mesh given");
     if (mesh->tetCount <= 0 || mesh->vertexCount <= 0)
         return icDiag_Set(diag, IC_ERR_EMPTY, "", 0, "the mesh has %d vertices and %d tets",
@@ -63,18 +64,51 @@ icResult icTetMesh_Check(icTetMesh *mesh, bool strict, icOrientReport *report, i
                                                   "tet %d repeats vertex %d", t, tet[a]),
                                        t);
     }
+    return IC_OK;
+}
 
-    // Zero volume relative to the tet's own size: |6V| < 1e-12 L^3 cannot be told from
-    // round-off, and such a tet has no inverse rest matrix. det == 0 is caught even when all
-    // four vertices coincide (L = 0).
+// Zero volume relative to the tet's own size: |6V| < 1e-12 L^3 cannot be told from
+// round-off, and such a tet has no inverse rest matrix. det == 0 is caught even when all
+// four vertices coincide (L = 0).
+static bool isDegenerate(const icReal *positions, const int *tet, icReal det, icReal *longest) {
+    icReal l2 = longestEdgeSquared(positions, tet);
+    *longest = sqrt(l2);
+    return !(fabs(det) > 0) || fabs(det) < 1e-12 * l2 * sqrt(l2);
+}
+
+icResult icTetMesh_CheckFrame(const icTetMesh *mesh, icOrientReport *report, icDiagnostic *diag) {
+    if (report) memset(report, 0, sizeof *report);
+    icResult result = checkStructure(mesh, diag);
+    if (result != IC_OK) return result;
+    for (int t = 0; t < mesh->tetCount; ++t) {
+        const int *tet = mesh->tets + 4 * (size_t)t;
+        icReal det = icMesh_TetDet(mesh->positions, tet), longest;
+        if (isDegenerate(mesh->positions, tet, det, &longest)) {
+            if (report && report->degenerateCount < 8)
+                report->firstDegenerate[report->degenerateCount] = t;
+            if (report) ++report->degenerateCount;
+        } else if (det < 0) {
+            if (report && report->invertedCount < 8)
+                report->firstInverted[report->invertedCount] = t;
+            if (report) ++report->invertedCount;
+        }
+    }
+    return IC_OK;
+}
+
+icResult icTetMesh_Check(icTetMesh *mesh, bool strict, icOrientReport *report, icDiagnostic *diag) {
+    if (report) memset(report, 0, sizeof *report);
+    icResult result = checkStructure(mesh, diag);
+    if (result != IC_OK) return result;
+    const int m = mesh->tetCount;
+
     int negativeCount = 0, firstNegative = -1;
     for (int t = 0; t < m; ++t) {
         const int *tet = mesh->tets + 4 * (size_t)t;
-        icReal det = icMesh_TetDet(mesh->positions, tet);
-        icReal l2 = longestEdgeSquared(mesh->positions, tet);
-        if (!(fabs(det) > 0) || fabs(det) < 1e-12 * l2 * sqrt(l2)) {
+        icReal det = icMesh_TetDet(mesh->positions, tet), longest;
+        if (isDegenerate(mesh->positions, tet, det, &longest)) {
             icDiag_Set(diag, IC_ERR_DEGENERATE_ELEMENT, "", 0,
-                       "tet %d has zero volume (6V = %.3g, longest edge %.3g)", t, det, sqrt(l2));
+                       "tet %d has zero volume (6V = %.3g, longest edge %.3g)", t, det, longest);
             return withElement(diag, IC_ERR_DEGENERATE_ELEMENT, t);
         }
         if (det < 0) {

@@ -135,7 +135,7 @@ static void loadMeshFile(const char *target, const char *path, bool strict, icFu
     icTetMesh mesh;
     icMeshFields fields;
     icMeshFileInfo info;
-    icLoadOptions options = {strict};
+    icLoadOptions options = {.strict = strict};
     out->result = icLoadMeshEx(path, &options, &mesh, &fields, &info, NULL, &out->diag);
     checkFailure(target, out);
     if (out->result == IC_OK) checkMesh(target, &mesh, &fields);
