@@ -57,9 +57,11 @@ typedef struct icRodWorldDef {
     bool referenceQuirks; ///< reproduce the reference code's counting quirks (spec 4.2: the
                           ///< radius constraint counts as a position correction, the
                           ///< bilaplacian uses w instead of wr) for A/B tests; default false
-    int workerCount;      ///< threads for the pill searches and skinning, >= 1; default 1.
-                          ///< Results are bitwise the same for any count (corrections are
-                          ///< computed in parallel, accumulated in a fixed order)
+    int workerCount;      ///< threads for the pill searches and skinning, 0 to
+                          ///< IC_MAX_WORKERS; default 0 = automatic: icAvailableCores() from
+                          ///< icRodAutoWorkerMinSegments() segments on, one below. Results
+                          ///< are bitwise the same for any count (corrections are computed
+                          ///< in parallel, accumulated in a fixed order)
 } icRodWorldDef;
 
 /// Defaults as listed above (the reference code's, gravity of the tet world).
@@ -146,6 +148,12 @@ typedef struct icRodStepStats {
 icRodWorld *icCreateRodWorld(const icRodWorldDef *def);
 void icDestroyRodWorld(icRodWorld *world);
 icRodWorldDef icRodWorld_GetDef(const icRodWorld *world);
+/// The workers the rod world's parallel loops run on: the def's workerCount, or for 0 what
+/// the automatic choice gives the segments now held.
+int icRodWorld_GetWorkerCount(const icRodWorld *world);
+/// Segments from which an automatic worker count runs more than one worker (the measured
+/// break-even of a second worker, docs/performance.md).
+int icRodAutoWorkerMinSegments(void);
 /// Changes the settings (IC_ERR_BAD_VALUE for an invalid def, nothing changed then).
 icResult icRodWorld_SetDef(icRodWorld *world, const icRodWorldDef *def);
 

@@ -122,7 +122,9 @@ typedef struct icWorldDef {
     int iterations;          ///< constraint sweeps per substep, >= 1; default 1
     icProjection projection; ///< default IC_PROJECTION_SEQUENTIAL
     bool restShift;          ///< gamma = 1 + mu/lambda (true, default) or gamma = 1 (false)
-    int workerCount;         ///< threads for the coloured sweeps, >= 1; default 1
+    int workerCount;         ///< threads of the parallel loops, >= 0; default 0 = automatic:
+                             ///< icAvailableCores() from icAutoWorkerMinTets(solver) tets
+                             ///< on, one below (icWorld_GetWorkerCount says which)
     icReal linearDamping;    ///< velocity damping in 1/s, >= 0: v *= 1/(1 + c h) each substep.
                              ///< Settles a body without changing its equilibrium; default 0
     icHealthDef health;      ///< per-step checks; default icDefaultHealthDef()
@@ -137,9 +139,19 @@ typedef struct icWorldDef {
     void *userTaskContext; ///< passed to both callbacks
 } icWorldDef;
 
-/// Defaults: XPBD, gravity -9.81 y, 20 substeps, 1 iteration, sequential, rest shift on, 1 worker,
-/// no linear damping, double precision, greedy colouring, widest SIMD, built-in threads.
+/// Defaults: XPBD, gravity -9.81 y, 20 substeps, 1 iteration, sequential, rest shift on,
+/// automatic workers, no linear damping, double precision, greedy colouring, widest SIMD,
+/// built-in threads.
 icWorldDef icDefaultWorldDef(void);
+
+/// Most workers an automatic count resolves to.
+#define IC_MAX_WORKERS 1024
+/// Processors this process may run on: its affinity mask (taskset, a container's cpuset), or
+/// the online count where the mask cannot be read; 1 to IC_MAX_WORKERS.
+int icAvailableCores(void);
+/// Tets from which an automatic worker count (workerCount 0) runs more than one worker: the
+/// measured break-even of a second worker for the solver (docs/performance.md).
+int icAutoWorkerMinTets(icSolverType solver);
 
 /// Material and initial conditions of a soft body.
 typedef struct icSoftBodyDef {
@@ -209,6 +221,9 @@ icWorld *icCreateWorld(const icWorldDef *def);
 void icDestroyWorld(icWorld *world);
 /// The def the world was created with (solver settings may be changed with the setters).
 icWorldDef icWorld_GetDef(const icWorld *world);
+/// The workers the world's parallel loops run on: the def's workerCount, or for 0 what the
+/// automatic choice gives its tets (fixed from its first step until bodies are added).
+int icWorld_GetWorkerCount(const icWorld *world);
 void icWorld_SetSubsteps(icWorld *world, int substeps, int iterations);
 void icWorld_SetProjection(icWorld *world, icProjection projection);
 void icWorld_SetGravity(icWorld *world, icVec3 gravity);

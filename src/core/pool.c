@@ -3,6 +3,7 @@
 // variable. A parallel-for cuts the items into ranges; the caller and the workers claim
 // ranges in order, so a worker that is late (asleep, or descheduled on a busy machine) never
 // holds the caller up: the caller runs what nobody has claimed.
+#define _GNU_SOURCE // sched_getaffinity, CPU_COUNT
 #include "core/pool.h"
 
 #include "core/core.h"
@@ -10,6 +11,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -163,6 +165,25 @@ void icDestroyPool(icPool *pool) {
 }
 
 int icPool_WorkerCount(const icPool *pool) { return pool ? pool->workerCount : 1; }
+
+// The affinity mask counts what a container's cpuset or `taskset` leaves this process; the
+// online count is the fallback where the mask cannot be read.
+int icAvailableCores(void) {
+    int cores = 0;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) cores = CPU_COUNT(&set);
+    if (cores < 1) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        cores = online > 0 ? (int)(online < IC_MAX_WORKERS ? online : IC_MAX_WORKERS) : 1;
+    }
+    return cores < IC_MAX_WORKERS ? cores : IC_MAX_WORKERS;
+}
+
+int icPool_ResolveWorkers(int workerCount, int64_t work, int64_t breakEven) {
+    if (workerCount >= 1) return workerCount;
+    return work < breakEven ? 1 : icAvailableCores();
+}
 
 static void parallelFor(icPool *pool, icTaskCallback *task, int itemCount, int minRange, bool each,
                         void *context) {

@@ -12,6 +12,10 @@ typedef struct icPool icPool;
 /// memory or a thread cannot be started.
 icPool *icCreatePool(int workerCount, icEnqueueTaskCallback *enqueue, icFinishTaskCallback *finish,
                      void *userContext);
+/// The worker count a def's workerCount stands for: itself when >= 1; for 0 (automatic) one
+/// worker while work (tets, segments: what the solver splits) is below breakEven, where a
+/// second worker was measured to gain nothing, and icAvailableCores() from there on.
+int icPool_ResolveWorkers(int workerCount, int64_t work, int64_t breakEven);
 void icDestroyPool(icPool *pool);
 /// Workers that may run at once (worker indices are below it).
 int icPool_WorkerCount(const icPool *pool);

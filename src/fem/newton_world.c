@@ -53,6 +53,10 @@ static icResult bodyMaterial(const icModel *m, int b, icMaterial *out) {
 static icResult ensureCache(icWorld *world, icNewtonCache **cachePtr, const icNewtonDef *def) {
     icModel *m = &world->model;
     if (m->vertexCount == 0 || m->tetCount == 0) return IC_ERR_EMPTY;
+    // The assembly and PCG run on the caller's thread; the world's per-step passes (the
+    // health checks' census, the output fields) run on its workers.
+    icResult pr = icModel_EnsurePool(m);
+    if (pr != IC_OK) return pr;
     icNewtonCache *c = *cachePtr;
     if (c && c->revision == m->revision && c->fem.vertexCount == m->vertexCount) {
         icNewtonSolver_SetDef(c->solver, def);

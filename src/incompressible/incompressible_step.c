@@ -304,11 +304,8 @@ static icResult build(icWorld *world, icIncompressibleCache *c) {
     icFree(materials);
     if (r != IC_OK) return r;
     // The FEM and pressure kernels run on the world's workers (same bits for any count).
-    if (!m->pool)
-        m->pool = icCreatePool(m->def.workerCount, m->def.enqueueTask, m->def.finishTask,
-                               m->def.userTaskContext);
-    if (!m->pool || (r = icFemModel_SetPool(&c->fem, m->pool)) != IC_OK)
-        return r != IC_OK ? r : IC_ERR_OUT_OF_MEMORY;
+    if ((r = icModel_EnsurePool(m)) != IC_OK || (r = icFemModel_SetPool(&c->fem, m->pool)) != IC_OK)
+        return r;
     size_t N = (size_t)n;
     c->invMass = IC_ALLOC(icReal, 3 * N);
     c->mask = IC_ALLOC(unsigned char, 3 * N);

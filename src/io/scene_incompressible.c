@@ -36,6 +36,8 @@
 //   "velocity_projection": "auto"  where eq. 2 runs: "end" (on v^{n+1} at x^{n+1}) |
 //                                  "midpoint" (step 6 of the paper's list) | "auto" (end
 //                                  without self_contact, midpoint with it)
+//   "workers": 0                   threads of the FEM and pressure operators, integer in
+//                                  [0, 1024], 0 = automatic; results do not depend on it
 // }
 
 static const char *const s_pressureSolvers[] = {"minres", "cg"};
@@ -68,6 +70,7 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
                                        "static_friction",
                                        "warm_start",
                                        "velocity_projection",
+                                       "workers",
                                        NULL};
     icResult e = icSceneReader_CheckObject(r, item, path, keys);
     if (e != IC_OK) return e;
@@ -124,6 +127,9 @@ icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, c
     if ((e = icSceneReader_Bool(r, item, path, "static_friction", &d->staticFriction)) != IC_OK)
         return e;
     if ((e = icSceneReader_Bool(r, item, path, "warm_start", &d->warmStart)) != IC_OK) return e;
+    if ((e = icSceneReader_Int(r, item, path, "workers", 0, IC_MAX_WORKERS,
+                               &s->worldDef.workerCount)) != IC_OK)
+        return e;
     // The names in icVelocityProjection's order, from the library's own table.
     const char *projections[] = {icVelocityProjectionName(IC_VELOCITY_PROJECTION_AUTO),
                                  icVelocityProjectionName(IC_VELOCITY_PROJECTION_END),

@@ -36,8 +36,9 @@
 //     "iterations": 1,                                sweeps per substep, integer >= 1
 //     "projection": "sequential",                     "sequential" | "coupled"
 //     "rest_shift": true,                             gamma = 1 + mu/lambda (true) or 1
-//     "workers": 1,                                   threads, integer in [1, 1024]; results
-//                                                     do not depend on it
+//     "workers": 0,                                   threads, integer in [0, 1024]; 0 =
+//                                                     automatic (the cores, one on small
+//                                                     meshes); results do not depend on it
 //     "precision": "double",                          sweep arithmetic: "double" | "float"
 //     "simd": "auto",                                 widest vector code the sweep may use:
 //                                                     "auto" | "scalar" | "avx2" | "avx512"
@@ -61,7 +62,8 @@
 //     "absolute_tolerance": 1e-10, "step_tolerance": 1e-7, "cg_tolerance": 1e-4,
 //     "max_cg_iterations": 1000, "preconditioner": "block_jacobi", "project_hessian": true,
 //     "line_search": true, "matrix_free": false, "stiffness_damping": 0, "mass_damping": 0,
-//     "gravity": true (quasistatic only)}: the force-based solver, see scene_newton.c
+//     "gravity": true (quasistatic only), "workers": 0}: the force-based solver, see
+//     scene_newton.c
 //   "bodies": [{                                      1 to IC_SCENE_MAX_BODIES bodies
 //     "mesh": one of                                  required
 //       {"generate": "box", "size": [1, 1, 1], "cells": [8, 8, 8], "split": 6}
@@ -177,7 +179,8 @@ static icResult readXpbd(const icSceneReader *r, const cJSON *item, const char *
         return e;
     def->projection = (icProjection)projection;
     if ((e = icSceneReader_Bool(r, item, path, "rest_shift", &def->restShift)) != IC_OK) return e;
-    if ((e = icSceneReader_Int(r, item, path, "workers", 1, 1024, &def->workerCount)) != IC_OK)
+    if ((e = icSceneReader_Int(r, item, path, "workers", 0, IC_MAX_WORKERS, &def->workerCount)) !=
+        IC_OK)
         return e;
     int precision = (int)def->precision, simd = (int)def->simd;
     if ((e = icSceneReader_Enum(r, item, path, "precision", precisions, 2, &precision)) != IC_OK)

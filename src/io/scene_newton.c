@@ -24,7 +24,10 @@
 //   "mass_damping": 0,            Rayleigh alpha_M, 1/s, >= 0 (no effect in quasistatic)
 //   "contact_stiffness": 100,     plane / collider penalty per vertex in units of E h, > 0
 //   "friction_velocity": 1e-3,    eps_v of the smoothed friction, m/s, > 0 (newton only)
-//   "gravity": true               quasistatic only: include the scene's gravity
+//   "gravity": true,              quasistatic only: include the scene's gravity
+//   "workers": 0                  threads of the world's per-step passes (health census,
+//                                 output fields; the Newton iterations run on one), integer
+//                                 in [0, 1024], 0 = automatic; results do not depend on it
 // }
 
 // In icPreconditionerKind order.
@@ -35,7 +38,7 @@ static const char *const s_preconditioners[] = {"none", "jacobi", "block_jacobi"
 #define IC_NEWTON_KEYS                                                                             \
     "type", "max_iterations", "tolerance", "absolute_tolerance", "step_tolerance", "cg_tolerance", \
         "max_cg_iterations", "preconditioner", "project_hessian", "line_search", "matrix_free",    \
-        "stiffness_damping", "mass_damping", "contact_stiffness", "friction_velocity"
+        "stiffness_damping", "mass_damping", "contact_stiffness", "friction_velocity", "workers"
 
 static icResult readNewtonDef(const icSceneReader *r, const cJSON *item, const char *path,
                               icNewtonDef *d) {
@@ -80,6 +83,12 @@ static icResult readNewtonDef(const icSceneReader *r, const cJSON *item, const c
                                 &d->frictionVelocity);
 }
 
+// The world's workers, shared with the other solver types.
+static icResult readWorkers(const icSceneReader *r, const cJSON *item, const char *path,
+                            icSceneSolver *s) {
+    return icSceneReader_Int(r, item, path, "workers", 0, IC_MAX_WORKERS, &s->worldDef.workerCount);
+}
+
 icResult icScene_ReadNewton(const icSceneReader *r, const cJSON *item, const char *path,
                             icSceneSolver *s) {
     static const char *const keys[] = {IC_NEWTON_KEYS, NULL};
@@ -87,6 +96,7 @@ icResult icScene_ReadNewton(const icSceneReader *r, const cJSON *item, const cha
     if (e != IC_OK) return e;
     s->worldDef.solver = IC_SOLVER_NEWTON;
     s->mode = IC_MODE_DYNAMIC;
+    if ((e = readWorkers(r, item, path, s)) != IC_OK) return e;
     return readNewtonDef(r, item, path, &s->newtonDef);
 }
 
@@ -97,7 +107,9 @@ icResult icScene_ReadQuasistatic(const icSceneReader *r, const cJSON *item, cons
     if (e != IC_OK) return e;
     s->worldDef.solver = IC_SOLVER_NEWTON;
     s->mode = IC_MODE_STATIC;
-    if ((e = readNewtonDef(r, item, path, &s->newtonDef)) != IC_OK) return e;
+    if ((e = readWorkers(r, item, path, s)) != IC_OK ||
+        (e = readNewtonDef(r, item, path, &s->newtonDef)) != IC_OK)
+        return e;
     // The runner's static path reads only the gravity switch for the Newton solver.
     return icSceneReader_Bool(r, item, path, "gravity", &s->staticDef.gravity);
 }

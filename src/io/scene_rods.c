@@ -43,7 +43,8 @@ static icResult readSolver(const icSceneReader *r, const cJSON *item, const char
                                   &d->radiusCoupling)) != IC_OK ||
         (e = icSceneReader_Bool(r, item, path, "scaled_bending", &d->scaledBending)) != IC_OK ||
         (e = icSceneReader_Bool(r, item, path, "reference_quirks", &d->referenceQuirks)) != IC_OK ||
-        (e = icSceneReader_Int(r, item, path, "workers", 1, 1024, &d->workerCount)) != IC_OK)
+        (e = icSceneReader_Int(r, item, path, "workers", 0, IC_MAX_WORKERS, &d->workerCount)) !=
+            IC_OK)
         return e;
     int model = (int)d->radiusModel, projection = (int)d->bundleProjection;
     if ((e = icSceneReader_Enum(r, item, path, "radius_model", models, 2, &model)) != IC_OK ||

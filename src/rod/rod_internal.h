@@ -289,3 +289,5 @@ icReal icRod_Hungarian(int n, const icReal *cost, int *assign);
 /// Makes room for more vertices and segments in the model and state.
 icResult icRod_Reserve(icRodWorld *w, int extraVertices, int extraSegments);
 icResult icRod_PrepareWork(icRodWorld *w);
+/// Makes sure w->pool runs the workers the def asks for (src/rod/world.c).
+icResult icRod_EnsurePool(icRodWorld *w);

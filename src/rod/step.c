@@ -276,6 +276,7 @@ icResult icRodWorld_Step(icRodWorld *w, icReal dt, icRodStepStats *stats) {
     memset(stats, 0, sizeof *stats);
     if (!(dt > 0) || !isfinite(dt)) return IC_ERR_INVALID_ARGUMENT;
     icResult e = icRod_PrepareWork(w);
+    if (e == IC_OK) e = icRod_EnsurePool(w);
     if (e != IC_OK) return e;
     double start = nowMs();
     icReal h = dt / w->def.substeps;

@@ -22,7 +22,7 @@ icRodWorldDef icDefaultRodWorldDef(void) {
     d.radiusModel = IC_ROD_RADIUS_VIPER;
     d.bundleProjection = IC_ROD_BUNDLE_AVERAGED;
     d.referenceQuirks = false;
-    d.workerCount = 1;
+    d.workerCount = 0;
     return d;
 }
 
@@ -44,8 +44,36 @@ static bool validDef(const icRodWorldDef *d) {
            (d->radiusModel == IC_ROD_RADIUS_VIPER || d->radiusModel == IC_ROD_RADIUS_BERGOU) &&
            (d->bundleProjection == IC_ROD_BUNDLE_AVERAGED ||
             d->bundleProjection == IC_ROD_BUNDLE_POST) &&
-           d->workerCount >= 1 && d->workerCount <= 1024;
+           d->workerCount >= 0 && d->workerCount <= IC_MAX_WORKERS;
 }
+
+// Segments from which an automatic worker count runs more than one worker: below them the
+// pill searches and skinning of a step are too short for a second worker to gain (measured
+// with bench/workers.c, docs/performance.md).
+enum { IC_ROD_AUTO_MIN_SEGMENTS = 2000 };
+
+static int resolvedWorkers(const icRodWorld *w, int workerCount) {
+    return icPool_ResolveWorkers(workerCount, w->model.segmentCount, IC_ROD_AUTO_MIN_SEGMENTS);
+}
+
+// The pool is made at the first step (a def is checked without starting threads) and made
+// again when the count it stands for changed (an automatic count follows the segments).
+icResult icRod_EnsurePool(icRodWorld *w) {
+    int workers = resolvedWorkers(w, w->def.workerCount);
+    if (w->pool && icPool_WorkerCount(w->pool) == workers) return IC_OK;
+    struct icPool *pool = icCreatePool(workers, NULL, NULL, NULL);
+    if (!pool) return IC_ERR_OUT_OF_MEMORY;
+    icDestroyPool(w->pool);
+    w->pool = pool;
+    return IC_OK;
+}
+
+int icRodWorld_GetWorkerCount(const icRodWorld *w) {
+    IC_ASSERT(w);
+    return resolvedWorkers(w, w->def.workerCount);
+}
+
+int icRodAutoWorkerMinSegments(void) { return IC_ROD_AUTO_MIN_SEGMENTS; }
 
 icRodWorld *icCreateRodWorld(const icRodWorldDef *def) {
     icRodWorldDef d = def ? *def : icDefaultRodWorldDef();
@@ -53,11 +81,6 @@ icRodWorld *icCreateRodWorld(const icRodWorldDef *def) {
     icRodWorld *w = IC_ALLOC_ZERO(icRodWorld, 1);
     if (!w) return NULL;
     w->def = d;
-    w->pool = icCreatePool(d.workerCount, NULL, NULL, NULL);
-    if (!w->pool) {
-        icFree(w);
-        return NULL;
-    }
     return w;
 }
 
@@ -108,12 +131,6 @@ icRodWorldDef icRodWorld_GetDef(const icRodWorld *w) { return w->def; }
 
 icResult icRodWorld_SetDef(icRodWorld *w, const icRodWorldDef *def) {
     if (!def || !validDef(def)) return IC_ERR_BAD_VALUE;
-    if (def->workerCount != w->def.workerCount) {
-        struct icPool *pool = icCreatePool(def->workerCount, NULL, NULL, NULL);
-        if (!pool) return IC_ERR_OUT_OF_MEMORY;
-        icDestroyPool(w->pool);
-        w->pool = pool;
-    }
     w->def = *def;
     return IC_OK;
 }

@@ -16,7 +16,7 @@ icWorldDef icDefaultWorldDef(void) {
     def.iterations = 1;
     def.projection = IC_PROJECTION_SEQUENTIAL;
     def.restShift = true;
-    def.workerCount = 1;
+    def.workerCount = 0;
     def.linearDamping = 0;
     def.health = icDefaultHealthDef();
     def.precision = IC_PRECISION_DOUBLE;
@@ -89,7 +89,7 @@ static bool worldDefIsValid(const icWorldDef *def) {
     return (def->solver == IC_SOLVER_XPBD || def->solver == IC_SOLVER_NEWTON ||
             def->solver == IC_SOLVER_INCOMPRESSIBLE) &&
            icVec3_IsFinite(def->gravity) && def->substeps >= 1 && def->iterations >= 1 &&
-           def->workerCount >= 1 && def->linearDamping >= 0 && isfinite(def->linearDamping) &&
+           def->workerCount >= 0 && def->linearDamping >= 0 && isfinite(def->linearDamping) &&
            (def->projection == IC_PROJECTION_SEQUENTIAL || def->projection == IC_PROJECTION_COUPLED) &&
            icHealthDef_IsValid(&def->health) &&
            (def->precision == IC_PRECISION_DOUBLE || def->precision == IC_PRECISION_FLOAT) &&
@@ -158,6 +158,45 @@ icModel *icWorld_Model(icWorld *world) { return &world->model; }
 icState *icWorld_State(icWorld *world) { return world->state; }
 
 icWorldDef icWorld_GetDef(const icWorld *world) { return world->model.def; }
+
+// Tets from which a second worker gains: below them a step's passes are too short for the
+// pool's hand-offs (a few microseconds each, dozens per substep) to pay. Measured with
+// bench/workers.c on 2 cores, 1 against 2 workers alternated (docs/performance.md).
+enum {
+    IC_AUTO_MIN_TETS_XPBD = 12000,
+    IC_AUTO_MIN_TETS_NEWTON = 12000,
+    IC_AUTO_MIN_TETS_INCOMPRESSIBLE = 12000,
+};
+
+int icAutoWorkerMinTets(icSolverType solver) {
+    switch (solver) {
+    case IC_SOLVER_NEWTON: return IC_AUTO_MIN_TETS_NEWTON;
+    case IC_SOLVER_INCOMPRESSIBLE: return IC_AUTO_MIN_TETS_INCOMPRESSIBLE;
+    case IC_SOLVER_XPBD:
+    default: return IC_AUTO_MIN_TETS_XPBD;
+    }
+}
+
+static int resolvedWorkers(const icModel *model) {
+    return icPool_ResolveWorkers(model->def.workerCount, model->tetCount,
+                                 icAutoWorkerMinTets(model->def.solver));
+}
+
+icResult icModel_EnsurePool(icModel *model) {
+    int workers = resolvedWorkers(model);
+    if (model->pool && icPool_WorkerCount(model->pool) == workers) return IC_OK;
+    icPool *pool = icCreatePool(workers, model->def.enqueueTask, model->def.finishTask,
+                                model->def.userTaskContext);
+    if (!pool) return IC_ERR_OUT_OF_MEMORY;
+    icDestroyPool(model->pool);
+    model->pool = pool;
+    return IC_OK;
+}
+
+int icWorld_GetWorkerCount(const icWorld *world) {
+    IC_ASSERT(world);
+    return world->model.pool ? icPool_WorkerCount(world->model.pool) : resolvedWorkers(&world->model);
+}
 
 void icWorld_SetSubsteps(icWorld *world, int substeps, int iterations) {
     IC_ASSERT(world && substeps >= 1 && iterations >= 1);
@@ -468,11 +507,8 @@ icVec3 icModel_PinPosition(const icModel *model, int v, icReal t) {
 // greedy colours in tet order; the packed sweep builds its own order and data
 // (src/xpbd/layout.c). Both are rebuilt after bodies are added.
 icResult icModel_UpdateColouring(icModel *model) {
-    if (!model->pool) {
-        model->pool = icCreatePool(model->def.workerCount, model->def.enqueueTask,
-                                   model->def.finishTask, model->def.userTaskContext);
-        if (!model->pool) return IC_ERR_OUT_OF_MEMORY;
-    }
+    icResult pr = icModel_EnsurePool(model);
+    if (pr != IC_OK) return pr;
     if (model->colouringDirty || !icXpbdLayout_Matches(model->layout, model)) {
         icXpbdLayout_Destroy(model->layout);
         model->layout = NULL;

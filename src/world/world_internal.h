@@ -127,6 +127,10 @@ icTetCensus icModel_TetCensus(const icModel *model, const icReal *x);
 icVec3 icModel_PinPosition(const icModel *model, int v, icReal t);
 /// Makes sure model->colouring is current (rebuilds after bodies were added).
 icResult icModel_UpdateColouring(icModel *model);
+/// Makes sure model->pool exists with the workers the def asks for; an automatic count is
+/// resolved from the tets now held, and the pool made again when bodies changed it (callers
+/// that keep the pointer take it again after this call). IC_ERR_OUT_OF_MEMORY.
+icResult icModel_EnsurePool(icModel *model);
 
 // XPBD solver (src/xpbd): one step of the dynamic solver, and the static solve.
 icResult icXpbd_Step(icWorld *world, icState *state, icReal dt, icStepStats *stats);

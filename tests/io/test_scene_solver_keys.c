@@ -40,16 +40,16 @@ IC_TEST(io, scene_solver_precision_simd_workers) {
         int workers;
         icColouringScheme colouring;
     } cases[] = {
-        {"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY}, // the defaults
-        {", \"precision\": \"double\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY},
-        {", \"precision\": \"float\"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY},
-        {", \"simd\": \"auto\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY},
-        {", \"simd\": \"scalar\"", IC_PRECISION_DOUBLE, IC_SIMD_SCALAR, 1, IC_COLOURING_GREEDY},
-        {", \"simd\": \"avx2\"", IC_PRECISION_DOUBLE, IC_SIMD_AVX2, 1, IC_COLOURING_GREEDY},
+        {"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY}, // the defaults
+        {", \"precision\": \"double\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY},
+        {", \"precision\": \"float\"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY},
+        {", \"simd\": \"auto\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY},
+        {", \"simd\": \"scalar\"", IC_PRECISION_DOUBLE, IC_SIMD_SCALAR, 0, IC_COLOURING_GREEDY},
+        {", \"simd\": \"avx2\"", IC_PRECISION_DOUBLE, IC_SIMD_AVX2, 0, IC_COLOURING_GREEDY},
         {", \"simd\": \"avx512\", \"workers\": 3", IC_PRECISION_DOUBLE, IC_SIMD_AVX512, 3, IC_COLOURING_GREEDY},
         {", \"precision\": \"float\", \"simd\": \"scalar\", \"workers\": 2", IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 2, IC_COLOURING_GREEDY},
-        {", \"colouring\": \"greedy\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY},
-        {", \"colouring\": \"cell\", \"precision\": \"float\"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1, IC_COLOURING_CELL},
+        {", \"colouring\": \"greedy\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY},
+        {", \"colouring\": \"cell\", \"precision\": \"float\"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 0, IC_COLOURING_CELL},
         {", \"colouring\": \"pairs\", \"workers\": 2", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 2, IC_COLOURING_PAIRS},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -90,8 +90,8 @@ IC_TEST(io, scene_solver_precision_simd_bad_values) {
          "solver.colouring: 'cells' is not one of greedy, cell, pairs"},
         {"{\"dt\": 1, \"solver\": {\n\n\"colouring\": 2}, \"bodies\": []}", IC_ERR_BAD_VALUE, 3,
          "solver.colouring: expected a string, got a number"},
-        {"{\"dt\": 1, \"solver\": {\"workers\": 0}, \"bodies\": []}", IC_ERR_BAD_VALUE, 1,
-         "solver.workers: 0 is outside [1, 1024]"},
+        {"{\"dt\": 1, \"solver\": {\"workers\": -1}, \"bodies\": []}", IC_ERR_BAD_VALUE, 1,
+         "solver.workers: -1 is outside [0, 1024]"},
         {"{\"dt\": 1, \"solver\": {\"workers\": 1.5}, \"bodies\": []}", IC_ERR_BAD_VALUE, 1,
          "solver.workers: 1.5 is not an integer"},
         {"{\"dt\": 1, \"solver\": {\"workers\": \"two\"}, \"bodies\": []}", IC_ERR_BAD_VALUE, 1,
