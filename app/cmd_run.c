@@ -6,10 +6,12 @@
 
 #include "isochor/io.h"
 
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,22 +25,29 @@ typedef struct icRunArgs {
     int checkpointEvery;        ///< 0: only on SIGINT/SIGTERM
     const char *checkpointPath; ///< NULL: <out dir>/<scene stem>.ckpt
     const char *resumePath;     ///< NULL: start at frame 0
+    int workers;                ///< -1 keeps the scene's; 0 = automatic
 } icRunArgs;
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: isochor run SCENE [--out DIR] [--frames N] [--stats FILE] [--quiet]\n"
-            "                   [--no-output] [--checkpoint-every N] [--checkpoint FILE]\n"
-            "                   [--resume FILE]\n"
+            "                   [--no-output] [--workers N] [--checkpoint-every N]\n"
+            "                   [--checkpoint FILE] [--resume FILE]\n"
             "  SCENE         scene file (JSON, see docs/scenes.md)\n"
             "  --out DIR     write frames to DIR instead of the scene's output.dir\n"
             "  --frames N    run N frames instead of the scene's frames (integer >= 0)\n"
             "  --stats FILE  write the run's figures as JSON to FILE\n"
-            "  --quiet       no progress on stderr\n"
+            "  --quiet, -q   no progress on stderr (pre-flight notes and warnings still show)\n"
             "  --no-output   write no frame files (VTU, PVD)\n"
+            "  --workers N   threads for every solver instead of the scene's \"workers\"\n"
+            "                (0 = automatic: up to as many as the machine has cores; 0 to 1024)\n"
             "  --checkpoint-every N  write a checkpoint after every N-th frame (N >= 1)\n"
             "  --checkpoint FILE     where checkpoints go (default: OUT/<scene stem>.ckpt)\n"
             "  --resume FILE         continue the run that wrote this checkpoint (same scene)\n"
+            "Values go as '--opt value' or '--opt=value'; options are spelled whole.\n"
+            "Before stepping, pre-flight notes warn of a body that will sag under its own\n"
+            "weight, a substep too long for the stiffest element, or a mesh in other units\n"
+            "(the scene key \"preflight\": false hides them).\n"
             "SIGINT or SIGTERM: the current frame's files are finished, a checkpoint and the\n"
             "stats are written, and the run exits with 128 + the signal number (130, 143).\n"
             "exit status: 0 ok, 1 the run failed (NaN, health stop, cannot write), 2 bad scene,\n"
@@ -65,124 +74,145 @@ static bool parseCount(const char *text, int *value) {
     return true;
 }
 
-// "--name VALUE" or "--name=VALUE": *value gets the value, *i moves past it. Returns false
-// (after saying why) when the value is missing.
-static bool optionValue(int argc, char **argv, int *i, const char *name, const char **value,
-                        bool *matched) {
-    size_t n = strlen(name);
-    const char *arg = argv[*i];
-    *matched = false;
-    if (strncmp(arg, name, n) != 0) return true;
-    if (arg[n] == '=') {
-        *matched = true;
-        *value = arg + n + 1;
-        return true;
+// getopt_long also takes unique abbreviations ("--fr 3" for "--frames 3"); the command accepts
+// only what its help names, so an option must be spelled whole. The element getopt just read
+// is argv[optind - 1], or argv[optind - 2] when its value came as the next element.
+static bool spelledWhole(char **argv, const char *name) {
+    const char *used = optarg && optarg == argv[optind - 1] ? argv[optind - 2] : argv[optind - 1];
+    size_t n = strcspn(used, "=");
+    return used[0] == '-' && used[1] == '-' && strlen(name) == n - 2 &&
+           strncmp(used + 2, name, n - 2) == 0;
+}
+
+enum { OPT_NO_OUTPUT = 256, OPT_OUT, OPT_FRAMES, OPT_STATS, OPT_CHECKPOINT_EVERY, OPT_CHECKPOINT,
+       OPT_RESUME, OPT_WORKERS };
+
+static const struct option s_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"no-output", no_argument, NULL, OPT_NO_OUTPUT},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"frames", required_argument, NULL, OPT_FRAMES},
+    {"stats", required_argument, NULL, OPT_STATS},
+    {"checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY},
+    {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
+    {"resume", required_argument, NULL, OPT_RESUME},
+    {"workers", required_argument, NULL, OPT_WORKERS},
+    {NULL, 0, NULL, 0}};
+
+// A file or folder name; an empty one ("--out ''" or "--out=") is refused.
+static int setName(const char **field, const char *value, const char *option, const char *what) {
+    if (value[0]) {
+        *field = value;
+        return 0;
     }
-    if (arg[n] != 0) return true;
-    *matched = true;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "isochor run: %s needs a value\n", name);
-        return false;
+    fprintf(stderr, "isochor run: --%s needs %s\n", option, what);
+    return 2;
+}
+
+// One option and its value into args. Returns 0 when good, else 2 (after saying why).
+static int applyOption(int c, const char *value, icRunArgs *args) {
+    switch (c) {
+    case 'q':
+        args->quiet = true;
+        return 0;
+    case OPT_NO_OUTPUT:
+        args->noOutput = true;
+        return 0;
+    case OPT_OUT:
+        return setName(&args->outDir, value, "out", "a folder");
+    case OPT_STATS:
+        return setName(&args->statsPath, value, "stats", "a file name");
+    case OPT_CHECKPOINT:
+        return setName(&args->checkpointPath, value, "checkpoint", "a file name");
+    case OPT_RESUME:
+        return setName(&args->resumePath, value, "resume", "a checkpoint file");
+    case OPT_CHECKPOINT_EVERY:
+        if (parseCount(value, &args->checkpointEvery) && args->checkpointEvery >= 1) return 0;
+        fprintf(stderr,
+                "isochor run: --checkpoint-every '%s' is not a whole number of frames (1 to %d, "
+                "digits only)\n",
+                value, INT_MAX);
+        return 2;
+    case OPT_FRAMES:
+        if (parseCount(value, &args->frames)) return 0;
+        fprintf(stderr,
+                "isochor run: --frames '%s' is not a whole number of frames (0 to %d, digits "
+                "only)\n",
+                value, INT_MAX);
+        return 2;
+    case OPT_WORKERS:
+        if (parseCount(value, &args->workers) && args->workers <= 1024) return 0;
+        fprintf(stderr,
+                "isochor run: --workers '%s' is not a number of threads (0 = automatic, 1 to "
+                "1024, digits only)\n",
+                value);
+        return 2;
+    default:
+        return 2;
     }
-    *value = argv[++*i];
-    return true;
 }
 
 // Returns 0 when the arguments are good, else the exit code (0 after --help, 2 on errors).
 static int parseArgs(int argc, char **argv, icRunArgs *args, bool *help) {
     memset(args, 0, sizeof *args);
     args->frames = -1;
+    args->workers = -1;
     *help = false;
-    for (int i = 0; i < argc; ++i) {
-        const char *arg = argv[i];
-        const char *value = NULL;
-        bool matched = false;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            *help = true;
-            return 0;
-        }
-        if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
-            args->quiet = true;
-            continue;
-        }
-        if (strcmp(arg, "--no-output") == 0) {
-            args->noOutput = true;
-            continue;
-        }
-        if (!optionValue(argc, argv, &i, "--out", &value, &matched)) return 2;
-        if (matched) {
-            if (!value[0]) {
-                fprintf(stderr, "isochor run: --out needs a folder\n");
-                return 2;
+    // getopt_long wants the program name first; a copy keeps the caller's argv in order.
+    char **copy = malloc(sizeof(char *) * ((size_t)argc + 2));
+    if (!copy) return 1;
+    copy[0] = "isochor run";
+    memcpy(copy + 1, argv, sizeof(char *) * (size_t)argc);
+    copy[argc + 1] = NULL;
+    optind = 0; // restart getopt's scan
+    opterr = 0; // our own messages, in the command's words
+    int status = 0, c, index = -1;
+    while (status == 0 && (c = getopt_long(argc + 1, copy, ":hq", s_options, &index)) != -1) {
+        if (c == '?' || c == ':') {
+            // optind has moved past the offending element; a short option is in optopt.
+            char shortName[3] = {'-', (char)optopt, 0};
+            const char *what = optopt > 0 && optopt < 128 ? shortName : copy[optind - 1];
+            if (c == ':')
+                fprintf(stderr, "isochor run: %.*s needs a value\n", (int)strcspn(what, "="),
+                        what);
+            else
+                fprintf(stderr, "isochor run: unknown option '%s'\n", what);
+            status = 2;
+        } else if (c >= 256 || c == 'h' || c == 'q') {
+            bool isLong = index >= 0;
+            if (isLong && !spelledWhole(copy, s_options[index].name)) {
+                const char *used =
+                    optarg && optarg == copy[optind - 1] ? copy[optind - 2] : copy[optind - 1];
+                fprintf(stderr, "isochor run: unknown option '%.*s' (did you mean --%s?)\n",
+                        (int)strcspn(used, "="), used, s_options[index].name);
+                status = 2;
+            } else if (c == 'h') {
+                *help = true;
+                break;
+            } else {
+                status = applyOption(c, optarg, args);
             }
-            args->outDir = value;
-            continue;
         }
-        if (!optionValue(argc, argv, &i, "--stats", &value, &matched)) return 2;
-        if (matched) {
-            if (!value[0]) {
-                fprintf(stderr, "isochor run: --stats needs a file name\n");
-                return 2;
-            }
-            args->statsPath = value;
-            continue;
-        }
-        if (!optionValue(argc, argv, &i, "--checkpoint-every", &value, &matched)) return 2;
-        if (matched) {
-            if (!parseCount(value, &args->checkpointEvery) || args->checkpointEvery < 1) {
-                fprintf(stderr,
-                        "isochor run: --checkpoint-every '%s' is not a whole number of frames "
-                        "(1 to %d, digits only)\n",
-                        value, INT_MAX);
-                return 2;
-            }
-            continue;
-        }
-        if (!optionValue(argc, argv, &i, "--checkpoint", &value, &matched)) return 2;
-        if (matched) {
-            if (!value[0]) {
-                fprintf(stderr, "isochor run: --checkpoint needs a file name\n");
-                return 2;
-            }
-            args->checkpointPath = value;
-            continue;
-        }
-        if (!optionValue(argc, argv, &i, "--resume", &value, &matched)) return 2;
-        if (matched) {
-            if (!value[0]) {
-                fprintf(stderr, "isochor run: --resume needs a checkpoint file\n");
-                return 2;
-            }
-            args->resumePath = value;
-            continue;
-        }
-        if (!optionValue(argc, argv, &i, "--frames", &value, &matched)) return 2;
-        if (matched) {
-            if (!parseCount(value, &args->frames)) {
-                fprintf(stderr,
-                        "isochor run: --frames '%s' is not a whole number of frames (0 to %d, "
-                        "digits only)\n",
-                        value, INT_MAX);
-                return 2;
-            }
-            continue;
-        }
-        if (arg[0] == '-' && arg[1] != 0) {
-            fprintf(stderr, "isochor run: unknown option '%s'\n", arg);
-            return 2;
-        }
-        if (args->scene) {
-            fprintf(stderr, "isochor run: one scene at a time ('%s' and '%s')\n", args->scene,
-                    arg);
-            return 2;
-        }
-        args->scene = arg;
+        index = -1;
     }
-    if (!args->scene) {
-        fprintf(stderr, "isochor run: no scene given\n");
-        return 2;
+    if (status == 0 && !*help) {
+        for (int i = optind; i < argc + 1; ++i) {
+            if (args->scene) {
+                fprintf(stderr, "isochor run: one scene at a time ('%s' and '%s')\n",
+                        args->scene, copy[i]);
+                status = 2;
+                break;
+            }
+            args->scene = copy[i];
+        }
+        if (status == 0 && !args->scene) {
+            fprintf(stderr, "isochor run: no scene given\n");
+            status = 2;
+        }
     }
-    return 0;
+    free(copy); // the strings stay the caller's
+    return status;
 }
 
 // Progress for logs and pipes: a plain line whenever another 5 % of the frames are done,
@@ -334,10 +364,16 @@ int icCli_Run(int argc, char **argv) {
 
     icScene scene;
     icDiagnostic diag = {0};
-    if (icScene_Load(args.scene, &scene, &diag) != IC_OK) {
+    icSceneLoadOptions loadOptions = icDefaultSceneLoadOptions();
+    loadOptions.workers = args.workers;
+    if (icScene_LoadWith(args.scene, &loadOptions, &scene, &diag) != IC_OK) {
         printDiag(&diag);
         return 2;
     }
+    // Figures that predict a surprise (a body that sags, units), said before a long run.
+    icPreflightReport preflight;
+    if (scene.preflight && icScene_Preflight(&scene, &preflight) == IC_OK)
+        icPreflight_Print(&preflight, stderr, "isochor run: ", false);
 
     // Checkpoints go beside the frames unless told otherwise.
     char checkpointPath[2200];

@@ -184,6 +184,13 @@ typedef struct icTetrahedralizeDef {
     const char *program; ///< the executable, found on PATH when it has no '/'; default "tetgen"
     const char *workDir; ///< folder for the temporary files; default: a fresh one under /tmp
     bool keepFiles;      ///< leave the temporary files (for debugging); default false
+    double timeLimit;    ///< seconds TetGen may run before it is stopped, <= 0 for no limit;
+                         ///< default 300
+    /// Set by a signal handler (NULL: none): a non-zero value stops TetGen as the time limit
+    /// does, within about 20 ms. TetGen runs in a process group of its own (so that a stop
+    /// reaches all of it), which a terminal's Ctrl-C does not reach: a program that can be
+    /// interrupted sets this.
+    const volatile sig_atomic_t *interrupt;
 } icTetrahedralizeDef;
 
 icTetrahedralizeDef icDefaultTetrahedralizeDef(void);
@@ -194,7 +201,8 @@ bool icFindProgram(const char *program, char *fullPath, size_t size);
 /// Runs TetGen on a closed surface. IC_ERR_UNSUPPORTED when the program is not installed,
 /// IC_ERR_IO when it cannot be run, IC_ERR_PARSE when it fails (diag quotes its last output
 /// line), IC_ERR_EMPTY for a surface without triangles or when TetGen makes no tets (an open
-/// surface).
+/// surface), IC_ERR_INTERRUPTED when it ran past timeLimit or *interrupt was set (its whole
+/// process group is killed and its files removed).
 icResult icTetrahedralize(const icTriSurface *surface, const icTetrahedralizeDef *def,
                           icTetMesh *mesh, icDiagnostic *diag);
 

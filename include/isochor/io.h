@@ -91,6 +91,9 @@ typedef struct icSceneBody {
     bool scramble;       ///< collapse into a plane and randomise positions there
     icVec3 scrambleNormal;
     uint64_t scrambleSeed;
+    icSoftBodyDef material; ///< the body's def as created (material, translation, velocity)
+    int pinnedVertices;     ///< vertices its "pin" boxes hold
+    bool attached;          ///< some of its vertices follow bones ("attach")
 } icSceneBody;
 
 #define IC_SCENE_MAX_BODIES 64
@@ -99,8 +102,6 @@ typedef struct icSceneBody {
 typedef struct icScene {
     char path[1024];       ///< the scene file ("" when loaded from a string)
     icReal dt;             ///< seconds per frame, > 0
-    icSoftBodyDef material; ///< the body's def as created (material, translation, velocity)
-    int pinnedVertices;     ///< vertices its "pin" boxes hold
     int frames;            ///< frames to run, >= 0
     icSolverMode mode;
     icStaticDef staticDef; ///< used when mode is static
@@ -115,6 +116,8 @@ typedef struct icScene {
     bool writePc2;         ///< <stem>.pc2 point cache over <stem>_surface.obj (Blender's
                            ///< Mesh Cache modifier)
     struct icRodWorld *rods; ///< VIPER rods of the "rods" key (isochor/rod.h), NULL when none
+    bool preflight;        ///< the scene's "preflight" key (default true): `isochor run` prints
+                           ///< the pre-flight notes (icScene_Preflight) before stepping
 } icScene;
 
 /// Loads and validates a scene file; mesh paths are relative to the scene file. Errors:
@@ -123,18 +126,8 @@ typedef struct icScene {
 /// loading error (naming the mesh file and line).
 icResult icScene_Load(const char *path, icScene *scene, icDiagnostic *diag);
 /// Same from a string; name is used in messages, baseDir resolves mesh paths (NULL = ".").
-    bool preflight;        ///< the scene's "preflight" key (default true): `isochor run` prints
-                           ///< the pre-flight notes (icScene_Preflight) before stepping
 icResult icScene_LoadString(const char *text, const char *name, const char *baseDir,
                             icScene *scene, icDiagnostic *diag);
-void icScene_Destroy(icScene *scene);
-
-/// Reports a finished frame: frames done so far, frames asked for, solver milliseconds per
-/// frame so far and the current V/V0.
-typedef void icRunProgressFn(int done, int total, double msPerFrame, icReal volumeRatio,
-                             void *context);
-
-/// Options of a run.
 /// Settings that replace a scene file's when it is loaded (the world is built at load time).
 typedef struct icSceneLoadOptions {
     int workers; ///< >= 0: every solver's "workers" (tets and rods; 0 = automatic);
@@ -144,13 +137,13 @@ icSceneLoadOptions icDefaultSceneLoadOptions(void);
 /// icScene_Load with options (NULL: the defaults, the same as icScene_Load).
 icResult icScene_LoadWith(const char *path, const icSceneLoadOptions *options, icScene *scene,
                           icDiagnostic *diag);
-typedef struct icRunOptions {
-    const char *outputDir; ///< overrides the scene's (NULL keeps it)
-    int frames;            ///< overrides the scene's when >= 0
-    bool progress;         ///< print a progress bar on stderr
-    bool writeOutput;      ///< write frame files (VTU + PVD)
-    /// Called after every completed frame when set (NULL = none), independently of
-    /// progress: lets a caller report progress its own way (log lines, a GUI).
+void icScene_Destroy(icScene *scene);
+
+/// Reports a finished frame: frames done so far, frames asked for, solver milliseconds per
+/// frame so far and the current V/V0.
+typedef void icRunProgressFn(int done, int total, double msPerFrame, icReal volumeRatio,
+                             void *context);
+
 // ---------------------------------------------------------------------------------------
 // Pre-flight notes: figures a user can check before a long run, and warnings where the
 // scene's numbers suggest a surprise (docs/scenes.md, "Pre-flight notes"). Warnings only:
@@ -197,6 +190,14 @@ icResult icScene_Preflight(const icScene *scene, icPreflightReport *report);
 /// warnings. Returns the number of warnings written.
 int icPreflight_Print(const icPreflightReport *report, FILE *out, const char *prefix, bool all);
 
+/// Options of a run.
+typedef struct icRunOptions {
+    const char *outputDir; ///< overrides the scene's (NULL keeps it)
+    int frames;            ///< overrides the scene's when >= 0
+    bool progress;         ///< print a progress bar on stderr
+    bool writeOutput;      ///< write frame files (VTU + PVD)
+    /// Called after every completed frame when set (NULL = none), independently of
+    /// progress: lets a caller report progress its own way (log lines, a GUI).
     icRunProgressFn *progressFn;
     void *progressContext; ///< passed to progressFn
     /// Checkpoints (docs/reliability.md): after every checkpointEvery-th frame (0 = never)

@@ -279,6 +279,7 @@ static icResult readBody(const icSceneReader *r, const cJSON *item, const char *
     if (attach && (e = icScene_ReadAttach(r, attach, icJsonPath_Key(path, "attach").text,
                                           scene->world, body->id, bones)) != IC_OK)
         return e;
+    body->attached = attach != NULL;
     const cJSON *render = cJSON_GetObjectItemCaseSensitive(item, "render_surface");
     if (render && (e = icScene_ReadRenderSurface(r, render, icJsonPath_Key(path, "render_surface").text,
                                                  scene->world, body->id, def.translation, bones)) != IC_OK)

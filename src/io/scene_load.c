@@ -123,10 +123,10 @@
 //              "max_speed": 1000,                     "off" | "report" | "clamp" | "stop";
 //              "max_inverted_tets": 0,                m/s > 0; integer >= 0;
 //              "max_volume_drift": 0.5},              |V/V0 - 1| > 0
-//   "output": {
-//     "dir": "out/<scene file stem>",                 relative to the current directory
 //   "preflight": true,                                `isochor run` prints the pre-flight
 //                                                     notes (scene_preflight.c) first
+//   "output": {
+//     "dir": "out/<scene file stem>",                 relative to the current directory
 //     "every": 1,                                     write every n-th frame, integer >= 1
 //     "format": ["vtu"]                               "vtu" only; [] writes no frames
 //   }
@@ -318,10 +318,10 @@ static icResult readScene(const icSceneReader *r, const cJSON *root,
         return e;
     if ((e = icSceneReader_Int(r, root, "", "frames", 0, 2147483647, &scene->frames)) != IC_OK)
         return e;
+    if ((e = icSceneReader_Bool(r, root, "", "preflight", &scene->preflight)) != IC_OK) return e;
 
     icSceneSolver solver = {icDefaultWorldDef(), IC_MODE_DYNAMIC, icDefaultStaticDef(),
                             icDefaultNewtonDef(), icDefaultIncompressibleDef()};
-    if ((e = icSceneReader_Bool(r, root, "", "preflight", &scene->preflight)) != IC_OK) return e;
     if ((e = icSceneReader_Vec3(r, root, "", "gravity", false, &solver.worldDef.gravity)) != IC_OK)
         return e;
     const cJSON *solverItem = cJSON_GetObjectItemCaseSensitive(root, "solver");
@@ -341,10 +341,10 @@ static icResult readScene(const icSceneReader *r, const cJSON *root,
     const cJSON *output = cJSON_GetObjectItemCaseSensitive(root, "output");
     if (output && (e = readOutput(r, output, scene)) != IC_OK) return e;
 
+    if (options->workers >= 0) solver.worldDef.workerCount = options->workers;
     scene->world = icCreateWorld(&solver.worldDef);
     if (!scene->world)
         return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, solverItem ? solverItem : root,
-    if (options->workers >= 0) solver.worldDef.workerCount = options->workers;
                                   solverItem ? "solver" : "",
                                   "the world refused these solver settings");
     if (solver.worldDef.solver == IC_SOLVER_NEWTON)
@@ -401,10 +401,10 @@ static icResult loadScene(const char *text, const char *name, const char *stemSo
     scene->writeVtu = true;
     scene->mode = IC_MODE_DYNAMIC;
     scene->staticDef = icDefaultStaticDef();
+    scene->preflight = true;
     char stem[256];
     icPath_Stem(stemSource && stemSource[0] ? stemSource : "scene", stem, sizeof stem);
     snprintf(scene->outputDir, sizeof scene->outputDir, "out/%s", stem[0] ? stem : "scene");
-    scene->preflight = true;
 
     icSceneLoadOptions defaults = icDefaultSceneLoadOptions();
     e = readScene(&r, root, options ? options : &defaults, scene);
@@ -429,14 +429,14 @@ icSceneLoadOptions icDefaultSceneLoadOptions(void) {
 }
 
 icResult icScene_Load(const char *path, icScene *scene, icDiagnostic *diag) {
-    memset(scene, 0, sizeof *scene);
-    if (!path || !path[0])
-        return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, "", 0, "no scene path given");
     return icScene_LoadWith(path, NULL, scene, diag);
 }
 
 icResult icScene_LoadWith(const char *path, const icSceneLoadOptions *options, icScene *scene,
                           icDiagnostic *diag) {
+    memset(scene, 0, sizeof *scene);
+    if (!path || !path[0])
+        return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, "", 0, "no scene path given");
     if (strlen(path) >= sizeof scene->path)
         return icDiag_Set(diag, IC_ERR_IO, path, 0, "path is too long");
     char *text = NULL;

@@ -87,7 +87,10 @@ icResult icScene_Preflight(const icScene *scene, icPreflightReport *report) {
             body->substepsNeeded = (int)fmin(ceil(scene->dt / body->waveTime), 1e9);
 
         icReal largest = fmax(body->size.x, fmax(body->size.y, body->size.z));
-        if (body->sagRatio > IC_PREFLIGHT_SAG_RATIO) body->warnings |= IC_PREFLIGHT_SAG;
+        // A body attached to bones is held along its length, not a column standing on its
+        // base or hanging from a pin: its own weight strains it far less than rho g H / E.
+        if (body->sagRatio > IC_PREFLIGHT_SAG_RATIO && !scene->bodies[b].attached)
+            body->warnings |= IC_PREFLIGHT_SAG;
         if (xpbdDynamic && body->waveTime > 0 && report->substep > body->waveTime)
             body->warnings |= IC_PREFLIGHT_SUBSTEP;
         if (largest > IC_PREFLIGHT_LARGE_SIZE && body->youngsModulus < IC_PREFLIGHT_SOFT_MODULUS)

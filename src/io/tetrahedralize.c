@@ -4,13 +4,17 @@
 #define _POSIX_C_SOURCE 200809L
 #include "io/fmt_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -23,6 +27,8 @@ icTetrahedralizeDef icDefaultTetrahedralizeDef(void) {
     def.program = "tetgen";
     def.workDir = NULL;
     def.keepFiles = false;
+    def.timeLimit = 300;
+    def.interrupt = NULL;
     return def;
 }
 
@@ -94,25 +100,83 @@ static void lastLine(const char *logPath, char *out, size_t size) {
     icFree(text);
 }
 
-// Runs argv with stdout and stderr into logPath; *status gets the exit status (-1 killed).
+static double nowSeconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// Why runProgram stopped the program early (none: it exited by itself).
+typedef enum icStopReason { IC_STOP_NONE, IC_STOP_TIME, IC_STOP_INTERRUPT } icStopReason;
+
+// Runs argv with stdout and stderr into logPath in a process group of its own, so that a stop
+// reaches whatever it started too (a wrapper script's children). *status gets the exit status
+// (-1 killed). Past timeLimit seconds (> 0), or once *interrupt is set, the group is killed
+// and *stopped says why.
 static icResult runProgram(const char *fullPath, char *const argv[], const char *logPath,
-                           int *status, icDiagnostic *diag) {
+                           double timeLimit, const volatile sig_atomic_t *interrupt, int *status,
+                           icStopReason *stopped, icDiagnostic *diag) {
+    *stopped = IC_STOP_NONE;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
     pid_t pid;
-    int error = posix_spawn(&pid, fullPath, &actions, NULL, argv, environ);
+    int error = posix_spawn(&pid, fullPath, &actions, &attributes, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
     if (error != 0)
         return icDiag_Set(diag, IC_ERR_IO, fullPath, 0, "cannot run: %s", strerror(error));
+    // Polled every 20 ms: TetGen runs for seconds to minutes, so the poll costs nothing.
+    double deadline = timeLimit > 0 ? nowSeconds() + timeLimit : INFINITY;
     int raw;
-    while (waitpid(pid, &raw, 0) < 0)
-        if (errno != EINTR)
+    for (;;) {
+        pid_t done = waitpid(pid, &raw, WNOHANG);
+        if (done == pid) break;
+        if (done < 0 && errno != EINTR) {
+            kill(-pid, SIGKILL);
             return icDiag_Set(diag, IC_ERR_IO, fullPath, 0, "lost the process: %s",
                               strerror(errno));
+        }
+        if (*stopped == IC_STOP_NONE) {
+            if (interrupt && *interrupt)
+                *stopped = IC_STOP_INTERRUPT;
+            else if (nowSeconds() >= deadline)
+                *stopped = IC_STOP_TIME;
+            // TetGen keeps nothing worth a graceful end: the group goes at once.
+            if (*stopped != IC_STOP_NONE) kill(-pid, SIGKILL);
+        }
+        struct timespec pause = {0, 20 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    // The program has exited; anything it left running in its group goes with it.
+    if (*stopped != IC_STOP_NONE) kill(-pid, SIGKILL);
     *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
     return IC_OK;
+}
+
+// Removes the temporary files: in a folder of our own everything in it (TetGen may have
+// written more than the files read back), then the folder; in the caller's folder only the
+// files named.
+static void removeTemporaries(const char *dir, bool ownDir, const char *const *files, int count) {
+    for (int i = 0; i < count; ++i) remove(files[i]);
+    if (!ownDir) return;
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *entry;
+        while ((entry = readdir(d)) != NULL) {
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+            char path[1400];
+            snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
+            remove(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
 }
 
 icResult icTetrahedralize(const icTriSurface *surface, const icTetrahedralizeDef *def,
@@ -158,8 +222,19 @@ icResult icTetrahedralize(const icTriSurface *surface, const icTetrahedralizeDef
             snprintf(switches + n, sizeof switches - (size_t)n, "a%.6g", def->maxVolume);
         char *argv[] = {fullPath, switches, input, NULL};
         int status = 0;
-        result = runProgram(fullPath, argv, log, &status, diag);
-        if (result == IC_OK && status != 0) {
+        icStopReason stopped;
+        result = runProgram(fullPath, argv, log, def->timeLimit, def->interrupt, &status,
+                            &stopped, diag);
+        if (result == IC_OK && stopped == IC_STOP_TIME)
+            result = icDiag_Set(diag, IC_ERR_INTERRUPTED, program, 0,
+                                "tetgen %s ran past the time limit of %g s and was stopped; "
+                                "allow it more time, or ask for fewer tets (a larger maximum "
+                                "volume, a looser quality bound)",
+                                switches, def->timeLimit);
+        else if (result == IC_OK && stopped == IC_STOP_INTERRUPT)
+            result = icDiag_Set(diag, IC_ERR_INTERRUPTED, program, 0,
+                                "tetgen %s was stopped by an interrupt", switches);
+        else if (result == IC_OK && status != 0) {
             char last[400];
             lastLine(log, last, sizeof last);
             result = icDiag_Set(diag, IC_ERR_PARSE, program, 0,
@@ -180,9 +255,8 @@ icResult icTetrahedralize(const icTriSurface *surface, const icTetrahedralizeDef
                        load.message);
     }
     if (!def->keepFiles) {
-        const char *files[] = {input, node, ele, face, edge, log};
-        for (int i = 0; i < 6; ++i) remove(files[i]);
-        if (ownDir) rmdir(dir);
+        const char *const files[] = {input, node, ele, face, edge, log};
+        removeTemporaries(dir, ownDir, files, 6);
     }
     return result;
 }

@@ -6,6 +6,7 @@
 #include "isochor/io.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -488,4 +489,188 @@ IC_TEST(cli, run_progress_callback_sees_every_frame) {
     IC_CHECK(log.inOrder);
     IC_CHECK_NEAR(log.lastRatio, icWorld_GetVolumeRatio(scene.world), 0);
     icScene_Destroy(&scene);
+}
+
+IC_TEST(cli, version) {
+    const char *dir = icTest_TempDir();
+    char expected[64];
+    IC_FORMAT(expected, "isochor %s\n", icVersionString());
+    IC_CHECK_INT(icVersion(), IC_VERSION_MAJOR * 10000 + IC_VERSION_MINOR * 100 + IC_VERSION_PATCH);
+    char header[32];
+    IC_FORMAT(header, "%d.%d.%d", IC_VERSION_MAJOR, IC_VERSION_MINOR, IC_VERSION_PATCH);
+    IC_CHECK_MSG(strcmp(icVersionString(), header) == 0, "%s", icVersionString());
+    static const char *const spellings[] = {"--version", "-V"};
+    for (int i = 0; i < 2; ++i) {
+        icCliRun run = runCli(dir, spellings[i]);
+        IC_CHECK_INT(run.status, 0);
+        IC_CHECK_MSG(strcmp(run.out, expected) == 0, "%s: '%s'", spellings[i], run.out);
+        cliFree(&run);
+    }
+    // Whole names only, and an unknown top-level option is a usage error.
+    static const char *const bad[] = {"--vers", "--frobnicate", "-x"};
+    for (int i = 0; i < 3; ++i) {
+        icCliRun run = runCli(dir, bad[i]);
+        IC_CHECK_INT(run.status, 2);
+        IC_CHECK_MSG(strstr(run.err, "unknown option") != NULL, "%s: %s", bad[i], run.err);
+        IC_CHECK(strstr(run.err, "usage: isochor") != NULL);
+        cliFree(&run);
+    }
+}
+
+// getopt_long: "--opt value" and "--opt=value" alike, options around the scene, "--" ending
+// them, and no abbreviations.
+IC_TEST(cli, run_option_spellings) {
+    const char *dir = icTest_TempDir();
+    writeTinyScene(dir, "tiny.json", 3);
+    char args[2000];
+    IC_FORMAT(args, "run --frames=1 --no-output -q -- '%s/tiny.json'", dir);
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_MSG(run.status == 0, "status %d: %s", run.status, run.err);
+    IC_CHECK(strstr(run.out, "frames         1 of 1") != NULL);
+    cliFree(&run);
+    IC_FORMAT(args, "run '%s/tiny.json' --fr 1", dir);
+    run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(strstr(run.err, "unknown option '--fr' (did you mean --frames?)") != NULL, "%s",
+                 run.err);
+    cliFree(&run);
+    IC_FORMAT(args, "run '%s/tiny.json' --out=", dir);
+    run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(strstr(run.err, "--out needs a folder") != NULL, "%s", run.err);
+    cliFree(&run);
+    IC_FORMAT(args, "run '%s/tiny.json' --quiet=yes", dir);
+    run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(strstr(run.err, "--quiet") != NULL, "%s", run.err);
+    cliFree(&run);
+}
+
+// --workers replaces every solver's "workers": the sweep line says how many ran.
+IC_TEST(cli, run_workers_override) {
+    const char *dir = icTest_TempDir();
+    writeTinyScene(dir, "tiny.json", 1);
+    static const char *const spellings[] = {"--workers 2", "--workers=3"};
+    static const char *const expected[] = {" 2 workers", " 3 workers"};
+    for (int i = 0; i < 2; ++i) {
+        char args[2000];
+        IC_FORMAT(args, "run '%s/tiny.json' --no-output -q %s", dir, spellings[i]);
+        icCliRun run = runCli(dir, args);
+        IC_CHECK_MSG(run.status == 0, "%s: status %d: %s", spellings[i], run.status, run.err);
+        IC_CHECK_MSG(strstr(run.out, expected[i]) != NULL, "%s: %s", spellings[i], run.out);
+        cliFree(&run);
+    }
+    static const char *const bad[] = {"-1", "abc", "1025", "2.5", "''"};
+    for (int i = 0; i < 5; ++i) {
+        char args[2000];
+        IC_FORMAT(args, "run '%s/tiny.json' --no-output --workers %s", dir, bad[i]);
+        icCliRun run = runCli(dir, args);
+        IC_CHECK_MSG(run.status == 2, "--workers %s: status %d", bad[i], run.status);
+        IC_CHECK_MSG(strstr(run.err, "--workers") != NULL, "--workers %s: %s", bad[i], run.err);
+        cliFree(&run);
+    }
+}
+
+// The pre-flight note before stepping: a 10 m box of the default material sags, and a scene
+// that says "preflight": false hears nothing of it.
+IC_TEST(cli, run_prints_preflight_notes) {
+    const char *dir = icTest_TempDir();
+    static const char *const keys[] = {"", ", \"preflight\": false"};
+    for (int i = 0; i < 2; ++i) {
+        char text[1000];
+        IC_FORMAT(text,
+                  "{\"dt\": 0.01, \"frames\": 0%s,\n"
+                  " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [4, 10, 4], "
+                  "\"cells\": 1}}]}\n",
+                  keys[i]);
+        writeText(dir, "tall.json", text);
+        char args[2000];
+        IC_FORMAT(args, "run '%s/tall.json' --no-output -q", dir);
+        icCliRun run = runCli(dir, args);
+        IC_CHECK_MSG(run.status == 0, "status %d: %s", run.status, run.err);
+        bool warned = strstr(run.err, "isochor run: warning: body 0 will sag ~49 %") != NULL;
+        IC_CHECK_MSG(warned == (i == 0), "stderr: %s", run.err);
+        cliFree(&run);
+    }
+}
+
+// A stand-in for tetgen that leaves a mark, so a test can tell whether it ran.
+static void writeFakeTetgen(const char *dir, const char *body) {
+    char text[1500];
+    IC_FORMAT(text, "#!/bin/sh\necho ran > '%s/tetgen_ran'\n%s\n", dir, body);
+    writeText(dir, "fake_tetgen", text);
+    char path[1300];
+    IC_FORMAT(path, "%s/fake_tetgen", dir);
+    chmod(path, 0755);
+}
+
+// Options and the output path are checked before TetGen starts.
+IC_TEST(cli, tetrahedralize_checks_before_running) {
+    const char *dir = icTest_TempDir();
+    writeFakeTetgen(dir, "exit 1");
+    writeText(dir, "plain_file", "x");
+    const char *in = icTest_SourcePath("tests/data/formats/cube.off");
+    static const struct {
+        const char *args, *message;
+    } cases[] = {
+        {"'%s' '%s/t.obj'", "OUT ends in .ele, .node, .msh, .vtu, .vtk or .mesh"},
+        {"'%s' '%s/noextension'", "OUT ends in"},
+        {"'%s' '%s'", "is a folder"},
+        {"'%s' '%s/plain_file/t.ele'", "'%s/plain_file' is a file"},
+        {"'%s' '%s/t.ele' --quality 1.05", "--quality wants 0"},
+        {"'%s' '%s/t.ele' --quality=abc", "--quality wants 0"},
+        {"'%s' '%s/t.ele' --max-volume=0", "--max-volume wants a positive"},
+        {"'%s' '%s/t.ele' --time-limit 0", "--time-limit wants a positive"},
+        {"'%s' '%s/t.ele' --time-limit", "--time-limit needs a value"},
+        {"'%s' '%s/t.ele' --max-vol 1", "unknown option '--max-vol'"},
+        {"'%s' '%s/t.ele' --keep-temp=1", "--keep-temp"},
+        {"'%s' '%s/t.ele' extra", "one surface, one mesh"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char args[4000], formatted[3000], message[1500];
+        IC_FORMAT(formatted, cases[i].args, in, dir);
+        IC_FORMAT(args, "tetrahedralize --tetgen '%s/fake_tetgen' %s", dir, formatted);
+        IC_FORMAT(message, cases[i].message, dir);
+        icCliRun run = runCli(dir, args);
+        IC_CHECK_MSG(run.status == 2, "%s: status %d", formatted, run.status);
+        IC_CHECK_MSG(strstr(run.err, message) != NULL, "%s: %s", formatted, run.err);
+        cliFree(&run);
+    }
+    IC_CHECK(!exists(dir, "tetgen_ran"));
+}
+
+// A TetGen that does not finish is stopped at --time-limit: status 1, a message that says so,
+// and none of its files left behind.
+IC_TEST(cli, tetrahedralize_time_limit) {
+    const char *dir = icTest_TempDir();
+    writeFakeTetgen(dir, "sleep 60");
+    char tmp[1300];
+    IC_FORMAT(tmp, "%s/tmp", dir);
+    mkdir(tmp, 0755);
+    const char *in = icTest_SourcePath("tests/data/formats/cube.off");
+    char args[4000];
+    IC_FORMAT(args, "tetrahedralize '%s' '%s/out/t.ele' --tetgen '%s/fake_tetgen' --time-limit 0.2",
+              in, dir, dir);
+    // TMPDIR points TetGen's working folder into the test's own.
+    char command[5000];
+    IC_FORMAT(command, "TMPDIR='%s' '%s' %s > /dev/null 2> '%s/err.txt'", tmp, IC_CLI_PATH,
+              args, dir);
+    int status = system(command);
+    IC_CHECK_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 1);
+    IC_CHECK(exists(dir, "tetgen_ran"));
+    char errPath[1300];
+    IC_FORMAT(errPath, "%s/err.txt", dir);
+    char *err = icTest_ReadFile(errPath, NULL);
+    IC_CHECK_MSG(err && strstr(err, "ran past the time limit of 0.2 s") != NULL, "%s",
+                 err ? err : "(no stderr)");
+    IC_CHECK(err && strstr(err, "[IC_ERR_INTERRUPTED]") != NULL);
+    free(err);
+    IC_CHECK(!exists(dir, "out"));
+    DIR *d = opendir(tmp);
+    IC_REQUIRE(d != NULL);
+    int left = 0;
+    struct dirent *entry;
+    while ((entry = readdir(d)) != NULL) left += entry->d_name[0] != '.';
+    closedir(d);
+    IC_CHECK_INT(left, 0);
 }
