@@ -550,9 +550,10 @@ IC_TEST(cli, run_option_spellings) {
 IC_TEST(cli, run_workers_override) {
     const char *dir = icTest_TempDir();
     writeTinyScene(dir, "tiny.json", 1);
-    static const char *const spellings[] = {"--workers 2", "--workers=3"};
-    static const char *const expected[] = {" 2 workers", " 3 workers"};
-    for (int i = 0; i < 2; ++i) {
+    // 0 = automatic: as many as the machine has, or one on a mesh this small.
+    static const char *const spellings[] = {"--workers 2", "--workers=3", "--workers 0"};
+    static const char *const expected[] = {" 2 workers", " 3 workers", " worker"};
+    for (int i = 0; i < 3; ++i) {
         char args[2000];
         IC_FORMAT(args, "run '%s/tiny.json' --no-output -q %s", dir, spellings[i]);
         icCliRun run = runCli(dir, args);
