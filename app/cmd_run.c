@@ -170,14 +170,18 @@ static int parseArgs(int argc, char **argv, icRunArgs *args, bool *help) {
     int status = 0, c, index = -1;
     while (status == 0 && (c = getopt_long(argc + 1, copy, ":hq", s_options, &index)) != -1) {
         if (c == '?' || c == ':') {
-            // optind has moved past the offending element; a short option is in optopt.
+            // optind has moved past an offending long option; a short one is in optopt.
+            const char *element = copy[optind - 1];
+            bool isLong = strncmp(element, "--", 2) == 0;
             char shortName[3] = {'-', (char)optopt, 0};
-            const char *what = optopt > 0 && optopt < 128 ? shortName : copy[optind - 1];
+            const char *what = isLong ? element : shortName;
+            int length = (int)strcspn(what, "=");
             if (c == ':')
-                fprintf(stderr, "isochor run: %.*s needs a value\n", (int)strcspn(what, "="),
-                        what);
+                fprintf(stderr, "isochor run: %.*s needs a value\n", length, what);
+            else if (isLong && what[length] == '=' && optopt != 0)
+                fprintf(stderr, "isochor run: %.*s takes no value\n", length, what);
             else
-                fprintf(stderr, "isochor run: unknown option '%s'\n", what);
+                fprintf(stderr, "isochor run: unknown option '%.*s'\n", length, what);
             status = 2;
         } else if (c >= 256 || c == 'h' || c == 'q') {
             bool isLong = index >= 0;

@@ -183,17 +183,19 @@ static int parseArgs(int argc, char **argv, const char **in, const char **out,
         if (c == '?' || c == ':' ||
             (index >= 0 && (n < 2 || strlen(s_options[index].name) != n - 2 ||
                             strncmp(used + 2, s_options[index].name, n - 2) != 0))) {
+            // On an error optind has moved past an offending long option; a short one is in
+            // optopt.
+            const char *element = c == ':' || c == '?' ? args[optind - 1] : used;
+            bool isLong = strncmp(element, "--", 2) == 0;
             char shortName[3] = {'-', (char)optopt, 0};
-            const char *what = c != ':' && c != '?' ? used
-                               : optopt > 0 && optopt < 128 && strncmp(used, "--", 2) != 0
-                                   ? shortName
-                                   : args[optind - 1];
+            const char *what = isLong ? element : shortName;
+            int length = (int)strcspn(what, "=");
             if (c == ':')
-                fprintf(stderr, "isochor tetrahedralize: %.*s needs a value\n",
-                        (int)strcspn(what, "="), what);
+                fprintf(stderr, "isochor tetrahedralize: %.*s needs a value\n", length, what);
+            else if (c == '?' && isLong && what[length] == '=' && optopt != 0)
+                fprintf(stderr, "isochor tetrahedralize: %.*s takes no value\n", length, what);
             else
-                fprintf(stderr, "isochor tetrahedralize: unknown option '%.*s'\n",
-                        (int)strcspn(what, "="), what);
+                fprintf(stderr, "isochor tetrahedralize: unknown option '%.*s'\n", length, what);
             usage(stderr);
             status = 2;
         } else if (c == 'h') {

@@ -542,7 +542,12 @@ IC_TEST(cli, run_option_spellings) {
     IC_FORMAT(args, "run '%s/tiny.json' --quiet=yes", dir);
     run = runCli(dir, args);
     IC_CHECK_INT(run.status, 2);
-    IC_CHECK_MSG(strstr(run.err, "--quiet") != NULL, "%s", run.err);
+    IC_CHECK_MSG(strstr(run.err, "isochor run: --quiet takes no value") != NULL, "%s", run.err);
+    cliFree(&run);
+    IC_FORMAT(args, "run '%s/tiny.json' -x", dir);
+    run = runCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(strstr(run.err, "unknown option '-x'") != NULL, "%s", run.err);
     cliFree(&run);
 }
 
@@ -624,7 +629,8 @@ IC_TEST(cli, tetrahedralize_checks_before_running) {
         {"'%s' '%s/t.ele' --time-limit 0", "--time-limit wants a positive"},
         {"'%s' '%s/t.ele' --time-limit", "--time-limit needs a value"},
         {"'%s' '%s/t.ele' --max-vol 1", "unknown option '--max-vol'"},
-        {"'%s' '%s/t.ele' --keep-temp=1", "--keep-temp"},
+        {"'%s' '%s/t.ele' --keep-temp=1", "--keep-temp takes no value"},
+        {"'%s' '%s/t.ele' -k", "unknown option '-k'"},
         {"'%s' '%s/t.ele' extra", "one surface, one mesh"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
