@@ -277,3 +277,67 @@ IC_TEST(formats, vtu_appended_errors_name_its_line) {
     IC_CHECK_MSG(strcmp(diag.message, "cell 3 has type 99, which VTK does not define") == 0, "%s",
                  diag.message);
 }
+
+// Long runs of text (the walk steps over them without expat) keep every line right: the
+// values read, an error in a tag after them, malformed XML after them; a long run that is not
+// plain text (a NUL byte) still meets expat.
+IC_TEST(formats, vtu_long_text_runs_keep_lines) {
+    // 2000 points on 1000 lines, the tet on the first four.
+    enum { LINES = 1000 };
+    size_t capacity = 64 * LINES + 4096;
+    char *text = malloc(capacity);
+    IC_REQUIRE(text);
+    for (int variant = 0; variant < 4; ++variant) {
+        size_t n = 0;
+        n += (size_t)snprintf(text + n, capacity - n,
+                              "<VTKFile type=\"UnstructuredGrid\">\n<UnstructuredGrid>\n"
+                              "<Piece NumberOfPoints=\"%d\" NumberOfCells=\"1\">\n<Points>\n"
+                              "<DataArray type=\"Float64\" NumberOfComponents=\"3\">\n",
+                              2 * LINES);
+        for (int i = 0; i < LINES; ++i) {
+            // Lines 6 .. 1005: points 2i and 2i + 1.
+            double x = i == 1 ? 1 : 0, y = i == 2 ? 1 : 0, z = i == 3 ? 1 : 0;
+            n += (size_t)snprintf(text + n, capacity - n, "%g %g %g %d %d %d\n", x, y, z, i, i,
+                                  i + 1);
+        }
+        int nulLine = 1;
+        if (variant == 3) {
+            text[n - 300] = 0; // a NUL inside the run
+            for (size_t k = 0; k < n - 300; ++k) nulLine += text[k] == '\n';
+        }
+        const char *cellsType = variant == 1 ? "Bit" : "UInt8";
+        n += (size_t)snprintf(text + n, capacity - n,
+                              "</DataArray>\n</Points>\n<Cells>\n" // lines 1006-1008
+                              "<DataArray type=\"Int32\" Name=\"connectivity\">0 2 4 6"    // 1009
+                              "</DataArray>\n<DataArray type=\"Int32\" Name=\"offsets\">4" // 1010
+                              "</DataArray>\n<DataArray type=\"%s\" Name=\"types\">10"     // 1011
+                              "</DataArray>\n</Cells>\n</Piece>\n%s</VTKFile>\n", // 1012-1015
+                              cellsType, variant == 2 ? "" : "</UnstructuredGrid>\n");
+        const char *path = icFmtTest_WriteFile(icTest_TempDir(), "long.vtu", text, n);
+        icTetMesh mesh;
+        icDiagnostic diag = {0};
+        icResult result = icLoadMesh(path, NULL, &mesh, NULL, &diag);
+        if (variant == 0) {
+            IC_CHECK_MSG(result == IC_OK, "%s line %d", diag.message, diag.line);
+            if (result != IC_OK) continue;
+            IC_CHECK_INT(mesh.vertexCount, 4);
+            IC_CHECK(mesh.positions[3] == 1 && mesh.positions[7] == 1 && mesh.positions[11] == 1);
+            icTetMesh_Destroy(&mesh);
+        } else if (variant == 1) {
+            IC_CHECK_RESULT(result, IC_ERR_UNSUPPORTED);
+            IC_CHECK_INT(diag.line, 1011);
+            IC_CHECK(strcmp(diag.message, "DataArray type 'Bit' is not supported") == 0);
+        } else if (variant == 2) {
+            IC_CHECK_RESULT(result, IC_ERR_PARSE);
+            IC_CHECK_INT(diag.line, 1014);
+            IC_CHECK_MSG(strcmp(diag.message, "malformed XML: mismatched tag") == 0, "%s",
+                         diag.message);
+        } else {
+            IC_CHECK_RESULT(result, IC_ERR_PARSE);
+            IC_CHECK_MSG(strstr(diag.message, "malformed XML: ") == diag.message, "%s",
+                         diag.message);
+            IC_CHECK_INT(diag.line, nulLine);
+        }
+    }
+    free(text);
+}
