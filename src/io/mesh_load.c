@@ -111,7 +111,7 @@ icResult icLoadMeshEx(const char *path, const icLoadOptions *options, icTetMesh 
     if (format == IC_FORMAT_TETGEN) {
         // The TetGen reader runs the check itself, so its failures carry the file line.
         snprintf(info->formatName, sizeof info->formatName, "tetgen");
-        result = icLoadTetGenChecked(path, strict, resultFrame, mesh, report, diag);
+        result = icLoadTetGenChecked(path, strict, resultFrame, mesh, report, info, diag);
     } else if (format != IC_FORMAT_UNKNOWN) {
         result = loadParsed(path, format, strict, resultFrame, mesh, fields, info, report, diag);
     } else {

@@ -33,6 +33,8 @@ typedef struct icVtkReader {
     long long *badValue; ///< (cellCount) or NULL
     int *badLine;        ///< (cellCount)
     uint8_t *bad;        ///< (cellCount)
+    int *cellTypeLine;   ///< (cellCount) line of each cell type (ASCII), or NULL
+    const char *cellTypesAt; ///< BINARY: the CELL_TYPES data, for byte offsets in messages
 } icVtkReader;
 
 // Cell i's points: in the BINARY classic stream cellStart[i] is the position of its count,
@@ -365,46 +367,54 @@ static icResult readCellTypes(icVtkReader *r) {
     if (n != r->cellCount)
         return vtkError(r, IC_ERR_PARSE, "%s", "CELL_TYPES count differs from the CELLS count");
     long long *values = r->binary ? NULL : IC_ALLOC(long long, n + 1);
-    int *lines = r->binary ? NULL : IC_ALLOC(int, n + 1);
+    r->cellTypeLine = r->binary ? NULL : IC_ALLOC(int, n + 1);
     r->cellTypes = IC_ALLOC(int, n + 1);
-    if ((!r->binary && (!values || !lines)) || !r->cellTypes) {
+    if ((!r->binary && (!values || !r->cellTypeLine)) || !r->cellTypes) {
         icFree(values);
-        icFree(lines);
         return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "out of memory");
     }
     startData(r);
     if (r->binary) {
         if ((result = needBytes(r, 4 * (size_t)n, "cell types")) == IC_OK) {
-            for (int i = 0; i < n && result == IC_OK; ++i) {
-                const char *at = r->c.p + 4 * (size_t)i;
-                r->cellTypes[i] = icFmt_I32(at, r->swap);
-                if (!icVtk_IsCellType(r->cellTypes[i]))
-                    result = icDiag_Set(r->diag, IC_ERR_PARSE, r->path, 0,
-                                        "cell %d has type %d, which no version of VTK defines "
-                                        "(byte %td)",
-                                        i, r->cellTypes[i], at - r->c.begin);
-            }
+            r->cellTypesAt = r->c.p;
+            for (int i = 0; i < n; ++i)
+                r->cellTypes[i] = icFmt_I32(r->c.p + 4 * (size_t)i, r->swap);
             r->c.p += 4 * (size_t)n;
         }
     } else {
-        result = readInts(r, IC_SCALAR_I32, (size_t)n, values, lines, "cell types");
+        result = readInts(r, IC_SCALAR_I32, (size_t)n, values, r->cellTypeLine, "cell types");
         for (int i = 0; result == IC_OK && i < n; ++i) {
-            // A number VTK never assigned is damage, not a cell to skip.
-            if (!icVtk_IsCellType(values[i]))
-                result = icDiag_Set(r->diag, IC_ERR_PARSE, r->path, lines[i],
+            if (values[i] < INT32_MIN || values[i] > INT32_MAX)
+                result = icDiag_Set(r->diag, IC_ERR_PARSE, r->path, r->cellTypeLine[i],
                                     "cell %d has type %lld, which no version of VTK defines", i,
                                     values[i]);
             r->cellTypes[i] = (int)values[i];
         }
     }
     icFree(values);
-    icFree(lines);
-    // Only a polyhedron (VTK_POLYHEDRON 42: "faces, then per face its point count and points")
-    // holds values that are not point indices.
-    for (int i = 0; result == IC_OK && r->bad && i < n; ++i)
-        if (r->bad[i] && r->cellTypes[i] != 42)
-            result = checkIndex(r, r->badValue[i], r->badLine[i]);
     return result;
+}
+
+// What only the cell types can settle, once the file is read: a type number VTK never
+// assigned is damage, not a cell to skip; a value in CELLS that is no point index is damage
+// except in a polyhedron (VTK_POLYHEDRON 42: "faces, then per face its point count and
+// points").
+static icResult checkCells(icVtkReader *r) {
+    for (int i = 0; i < r->cellCount; ++i) {
+        int type = r->cellTypes[i];
+        if (!icVtk_IsCellType(type)) {
+            if (r->cellTypesAt)
+                return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, 0,
+                                  "cell %d has type %d, which no version of VTK defines "
+                                  "(byte %td)",
+                                  i, type, r->cellTypesAt + 4 * (size_t)i - r->c.begin);
+            return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, r->cellTypeLine[i],
+                              "cell %d has type %d, which no version of VTK defines", i, type);
+        }
+        if (r->bad && r->bad[i] && type != 42)
+            return checkIndex(r, r->badValue[i], r->badLine[i]);
+    }
+    return IC_OK;
 }
 
 // Skips a 5.1 METADATA block: everything up to the next empty line.
@@ -611,6 +621,8 @@ static icResult readSections(icVtkReader *r) {
 
 // Keeps the tetrahedra (VTK_TETRA 10, VTK_QUADRATIC_TETRA 24 by its corners).
 static icResult buildMesh(icVtkReader *r, icReadOut *out) {
+    icResult checked = checkCells(r);
+    if (checked != IC_OK) return checked;
     int tetCount = 0;
     bool *keep = IC_ALLOC_ZERO(bool, r->cellCount + 1);
     if (!keep) return icDiag_Set(r->diag, IC_ERR_OUT_OF_MEMORY, r->path, 0, "out of memory");
@@ -703,6 +715,7 @@ icResult icFmt_ReadVtk(const char *path, const char *text, size_t size, icReadOu
     icFree(r.bad);
     icFree(r.badValue);
     icFree(r.badLine);
+    icFree(r.cellTypeLine);
     icMeshFields_Destroy(&r.fields);
     return result;
 }

@@ -85,6 +85,17 @@ static void skipLine(icCursor *c) {
     c->p = p;
 }
 
+// Records left after the count the header gives. TetGen reads that many and ignores the
+// rest; so does this reader, counting them so that the user hears of it.
+static int countRecords(icCursor *c) {
+    int n = 0;
+    while (nextRecord(c)) {
+        ++n;
+        skipLine(c);
+    }
+    return n;
+}
+
 static icToken readInt(icCursor *c, long long *out) {
     if (!atToken(c)) return IC_TOKEN_MISSING;
     const char *p = c->p;
@@ -137,6 +148,7 @@ typedef struct icTetGenLoad {
     int *tets;
     int *regions;
     int *eleLines;    ///< (tetCount)
+    int trailingRecords; ///< records after the header's count, in either file
 } icTetGenLoad;
 
 static void releaseLoad(icTetGenLoad *load) {
@@ -241,6 +253,7 @@ static icResult parseNodes(icTetGenLoad *load, icDiagnostic *diag) {
         skipLine(&c);
     }
     load->vertexCount = (int)count;
+    load->trailingRecords += countRecords(&c);
     return IC_OK;
 }
 
@@ -376,6 +389,7 @@ static icResult parseElements(icTetGenLoad *load, icDiagnostic *diag) {
         skipLine(&c);
     }
     load->tetCount = (int)count;
+    load->trailingRecords += countRecords(&c);
     return IC_OK;
 }
 
@@ -416,7 +430,7 @@ static bool splitBase(const char *path, icTetGenLoad *load) {
 }
 
 icResult icLoadTetGenChecked(const char *path, bool strict, bool resultFrame, icTetMesh *mesh,
-                             icOrientReport *report, icDiagnostic *diag) {
+                             icOrientReport *report, icMeshFileInfo *info, icDiagnostic *diag) {
     memset(mesh, 0, sizeof *mesh);
     if (report) memset(report, 0, sizeof *report);
     if (!path || !path[0])
@@ -469,11 +483,12 @@ icResult icLoadTetGenChecked(const char *path, bool strict, bool resultFrame, ic
     }
 
 done:
+    if (r == IC_OK && info) info->ignoredTrailingRecords = load.trailingRecords;
     releaseLoad(&load);
     if (r != IC_OK) memset(mesh, 0, sizeof *mesh);
     return r;
 }
 
 icResult icLoadTetGen(const char *path, icTetMesh *mesh, icDiagnostic *diag) {
-    return icLoadTetGenChecked(path, false, false, mesh, NULL, diag);
+    return icLoadTetGenChecked(path, false, false, mesh, NULL, NULL, diag);
 }

@@ -247,3 +247,29 @@ IC_TEST(formats, gmsh_data_sections_without_fields_out) {
     IC_CHECK_INT(info.skippedFields, 2);
     icTetMesh_Destroy(&mesh);
 }
+
+// Views are found by name, so their number is bounded: 1024 distinct names load, one more is
+// refused.
+IC_TEST(formats, gmsh_data_view_count_bounded) {
+    for (int total = 1024; total <= 1025; ++total) {
+        size_t size = 64 * (size_t)total + 1;
+        char *data = malloc(size), *p = data;
+        IC_REQUIRE(data);
+        for (int v = 0; v < total; ++v)
+            p += snprintf(p, size - (size_t)(p - data),
+                          "$NodeData\n1\n\"v%d\"\n0\n3\n0\n1\n0\n$EndNodeData\n", v);
+        icTetMesh mesh;
+        icMeshFileInfo info;
+        icDiagnostic diag = {0};
+        icResult result = icLoadMeshEx(withData("views.msh", s_mesh22, data), NULL, &mesh, NULL,
+                                       &info, NULL, &diag);
+        free(data);
+        IC_CHECK_RESULT(result, total == 1024 ? IC_OK : IC_ERR_UNSUPPORTED);
+        if (result == IC_OK) {
+            IC_CHECK_INT(info.skippedFields, 1024); // no view gives a value
+            icTetMesh_Destroy(&mesh);
+        } else {
+            IC_CHECK(strstr(diag.message, "more than 1024 data views") != NULL);
+        }
+    }
+}

@@ -3,6 +3,7 @@
 // line of every kind of bad file.
 #include "test.h"
 
+#include "isochor/formats.h"
 #include "isochor/io.h"
 
 #include "core/core.h"
@@ -210,7 +211,7 @@ IC_TEST(io, tetgen_orientation_through_load_mesh) {
     icTetMesh mesh;
     icOrientReport report;
     icDiagnostic diag = {0};
-    icLoadOptions strict = {true};
+    icLoadOptions strict = {.strict = true};
     // TetGen's positive tet (det[x1-x0, x2-x0, x3-x0] > 0) loads as is; a file whose every
     // tet is negative used the other handedness: flipped and reported.
     writeText(dir, "pos.node", nodes);
@@ -295,4 +296,36 @@ IC_TEST(io, tetgen_header_and_record_errors) {
                      cases[i].file, cases[i].line);
         IC_CHECK(mesh.positions == NULL);
     }
+}
+
+// More records than a header counts: TetGen reads the count the header gives and ignores the
+// rest, and so does the loader, counting them (icMeshFileInfo) so that the user hears of
+// it. Before the count was kept, the same files loaded with no word of the extra records.
+IC_TEST(io, tetgen_trailing_records_ignored_and_counted) {
+    const char *dir = icTest_TempDir();
+    char path[1200];
+    IC_FORMAT(path, "%s/extra", dir);
+    // Header says 4 nodes, 5 follow (the fifth far away); header says 1 tet, 3 follow (one
+    // of them would be degenerate, another refers to the fifth node).
+    writeText(dir, "extra.node",
+              "4 3 0 0\n0 0 0 0\n1 1 0 0\n2 0 1 0\n3 0 0 1\n# a comment is no record\n"
+              "4 9 9 9\n");
+    writeText(dir, "extra.ele", "1 4 0\n0 0 1 2 3\n\n1 0 1 2 2\n2 0 1 2 4\n");
+    icTetMesh mesh;
+    icMeshFileInfo info;
+    icDiagnostic diag = {0};
+    icResult r = icLoadMeshEx(path, NULL, &mesh, NULL, &info, NULL, &diag);
+    IC_CHECK_MSG(r == IC_OK, "%s: %s", icResult_Name(r), diag.message);
+    if (r != IC_OK) return;
+    IC_CHECK_INT(mesh.vertexCount, 4);
+    IC_CHECK_INT(mesh.tetCount, 1);
+    IC_CHECK_INT(info.ignoredTrailingRecords, 3);
+    icTetMesh_Destroy(&mesh);
+    // Exactly as many records as counted: nothing to report.
+    writeText(dir, "exact.node", "4 3 0 0\n0 0 0 0\n1 1 0 0\n2 0 1 0\n3 0 0 1\n");
+    writeText(dir, "exact.ele", "1 4 0\n0 0 1 2 3\n# end\n");
+    IC_FORMAT(path, "%s/exact.ele", dir);
+    IC_REQUIRE(icLoadMeshEx(path, NULL, &mesh, NULL, &info, NULL, &diag) == IC_OK);
+    IC_CHECK_INT(info.ignoredTrailingRecords, 0);
+    icTetMesh_Destroy(&mesh);
 }
