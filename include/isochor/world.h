@@ -150,7 +150,8 @@ icWorldDef icDefaultWorldDef(void);
 /// the online count where the mask cannot be read; 1 to IC_MAX_WORKERS.
 int icAvailableCores(void);
 /// Tets from which an automatic worker count (workerCount 0) runs more than one worker: the
-/// measured break-even of a second worker for the solver (docs/performance.md).
+/// break-even of a second worker for the solver (docs/performance.md); INT_MAX for the Newton
+/// solver, whose iterations run on one thread.
 int icAutoWorkerMinTets(icSolverType solver);
 
 /// Material and initial conditions of a soft body.

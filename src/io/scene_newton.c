@@ -27,7 +27,9 @@
 //   "gravity": true,              quasistatic only: include the scene's gravity
 //   "workers": 0                  threads of the world's per-step passes (health census,
 //                                 output fields; the Newton iterations run on one), integer
-//                                 in [0, 1024], 0 = automatic; results do not depend on it
+//                                 in [0, 1024], 0 = automatic (one worker: those passes are
+//                                 a fraction of a percent of a step); results do not depend
+//                                 on it
 // }
 
 // In icPreconditionerKind order.

@@ -47,9 +47,9 @@ static bool validDef(const icRodWorldDef *d) {
            d->workerCount >= 0 && d->workerCount <= IC_MAX_WORKERS;
 }
 
-// Segments from which an automatic worker count runs more than one worker: below them the
-// pill searches and skinning of a step are too short for a second worker to gain (measured
-// with bench/workers.c, docs/performance.md).
+// Segments from which an automatic worker count runs more than one worker: the pill searches
+// of a pile of 2,000 segments gain from a second worker, those of a few hundred do not
+// (docs/performance.md, "Automatic worker count").
 enum { IC_ROD_AUTO_MIN_SEGMENTS = 2000 };
 
 static int resolvedWorkers(const icRodWorld *w, int workerCount) {

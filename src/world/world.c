@@ -5,6 +5,7 @@
 #include "core/pool.h"
 #include "xpbd/layout.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -159,13 +160,16 @@ icState *icWorld_State(icWorld *world) { return world->state; }
 
 icWorldDef icWorld_GetDef(const icWorld *world) { return world->model.def; }
 
-// Tets from which a second worker gains: below them a step's passes are too short for the
-// pool's hand-offs (a few microseconds each, dozens per substep) to pay. Measured with
-// bench/workers.c on 2 cores, 1 against 2 workers alternated (docs/performance.md).
+// Tets from which a second worker gains (docs/performance.md, "Automatic worker count").
+// XPBD: a body of more than 8,192 tets is cut into slabs that two workers sweep at once;
+// smaller ones share each colour, too small to pay for the hand-overs (the 1-thread rate).
+// Incompressible: the FEM pass and the pressure operators split from 2 x 2,048 vertices, about
+// 20,000 tets. Newton: the iterations run on one thread, and the passes the workers would take
+// (the health census) are a fraction of a percent of a step: one worker at any size.
 enum {
-    IC_AUTO_MIN_TETS_XPBD = 12000,
-    IC_AUTO_MIN_TETS_NEWTON = 12000,
-    IC_AUTO_MIN_TETS_INCOMPRESSIBLE = 12000,
+    IC_AUTO_MIN_TETS_XPBD = 10000,
+    IC_AUTO_MIN_TETS_INCOMPRESSIBLE = 20000,
+    IC_AUTO_MIN_TETS_NEWTON = INT_MAX,
 };
 
 int icAutoWorkerMinTets(icSolverType solver) {

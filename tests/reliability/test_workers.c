@@ -7,6 +7,7 @@
 #include "isochor/io.h"
 #include "isochor/rod.h"
 
+#include <limits.h>
 #include <string.h>
 
 // A box of cells^3 hex cells (6 tets each) as body 0 of the world.
@@ -42,13 +43,24 @@ IC_TEST(workers, default_is_automatic) {
         IC_CHECK_INT(icWorld_GetWorkerCount(small), 1);
         IC_CHECK_RESULT(icWorld_Step(small, 0.01, NULL), IC_OK);
         IC_CHECK_INT(icWorld_GetWorkerCount(small), 1);
-        // From it on: every available core; an explicit count is kept whatever the size.
+        // From it on: every available core (Newton: one at any size, its iterations run on
+        // one thread); an explicit count is kept whatever the size.
         int cells = 1;
-        while (6 * cells * cells * cells < threshold) ++cells;
+        while (6 * cells * cells * cells < (threshold < 20000 ? threshold : 20000)) ++cells;
         icWorld *large = icCreateWorld(&def);
         IC_REQUIRE(large && addBox(large, cells));
-        IC_CHECK_MSG(icWorld_GetWorkerCount(large) == cores, "solver %d: %d workers at %d tets", s,
+        int expected = def.solver == IC_SOLVER_NEWTON ? 1 : cores;
+        IC_CHECK(def.solver != IC_SOLVER_NEWTON || threshold == INT_MAX);
+        IC_CHECK_MSG(icWorld_GetWorkerCount(large) == expected, "solver %d: %d workers at %d tets", s,
                      icWorld_GetWorkerCount(large), icWorld_GetTetCount(large));
+        // One cell fewer, just below the threshold: one worker.
+        if (threshold < INT_MAX) {
+            icWorld *below = icCreateWorld(&def);
+            IC_REQUIRE(below && addBox(below, cells - 1));
+            IC_CHECK(icWorld_GetTetCount(below) < threshold);
+            IC_CHECK_INT(icWorld_GetWorkerCount(below), 1);
+            icDestroyWorld(below);
+        }
         def.workerCount = 2;
         icWorld *two = icCreateWorld(&def);
         IC_REQUIRE(two && addBox(two, 2));
