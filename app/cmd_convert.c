@@ -69,6 +69,12 @@ static void describe(const char *path, const icTetMesh *mesh, const icMeshFileIn
         printf("  note: %d quadratic (10-node) tets read as linear tets from their corners\n",
                info->quadraticTets);
     if (info->droppedVertices) printf("  dropped %d vertices no tet uses\n", info->droppedVertices);
+    if (info->ignoredTrailingRecords)
+        printf("  note: %d records after the header's count ignored (as TetGen does)\n",
+               info->ignoredTrailingRecords);
+    if (info->skippedFields)
+        printf("  note: %d data views not read (element-node data, or views missing values)\n",
+               info->skippedFields);
     if (info->hasRegions) printf("  regions: per-tet ids kept\n");
     if (result) {
         if (report->degenerateCount || report->invertedCount)

@@ -105,6 +105,13 @@ static void printNotes(const icMeshFileInfo *info) {
                info->quadraticTets);
     if (info->droppedVertices > 0)
         printf("note           dropped %d vertices no tet uses\n", info->droppedVertices);
+    if (info->ignoredTrailingRecords > 0)
+        printf("note           %d records after the header's count ignored (as TetGen does)\n",
+               info->ignoredTrailingRecords);
+    if (info->skippedFields > 0)
+        printf("note           %d data views not read (element-node data, or views missing "
+               "values)\n",
+               info->skippedFields);
 }
 
 static void printQuality(const icTetMesh *mesh) {

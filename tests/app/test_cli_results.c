@@ -356,3 +356,26 @@ IC_TEST(results, info_scene_prints_the_preflight_notes) {
     IC_CHECK_INT(run.status, 2);
     cliFree(&run);
 }
+
+// What a reader noted but did not refuse reaches the user: TetGen records after the
+// header's count (ignored, as TetGen ignores them).
+IC_TEST(results, info_and_convert_note_ignored_trailing_records) {
+    const char *dir = icTest_TempDir();
+    char path[1300], args[3000];
+    IC_FORMAT(path, "%s/extra.node", dir);
+    writeScene(path, "4 3 0 0\n0 0 0 0\n1 1 0 0\n2 0 1 0\n3 0 0 1\n4 9 9 9\n");
+    IC_FORMAT(path, "%s/extra.ele", dir);
+    writeScene(path, "1 4 0\n0 0 1 2 3\n1 0 1 2 2\n");
+    IC_FORMAT(args, "info '%s'", path);
+    icCliRun run = runCli(dir, args);
+    IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
+    IC_CHECK_MSG(strstr(run.out, "note           2 records after the header's count ignored") !=
+                     NULL,
+                 "stdout: %s", run.out);
+    cliFree(&run);
+    IC_FORMAT(args, "convert '%s' '%s/x.vtu'", path, dir);
+    run = runCli(dir, args);
+    IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
+    IC_CHECK(strstr(run.out, "note: 2 records after the header's count ignored") != NULL);
+    cliFree(&run);
+}
