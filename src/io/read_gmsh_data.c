@@ -179,8 +179,7 @@ static icResult tetIndexOf(icGmshReader *r, long long tag, int *index) {
 
 icResult icGmsh_ReadData(icGmshReader *r, bool perCell) {
     const char *section = perCell ? "$ElementData" : "$NodeData";
-    if (!r->haveNodes)
-        return icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "%s before $Nodes", section);
+    if (!r->haveNodes) return icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "%s before $Nodes", section);
     if (perCell && !r->haveElements)
         return icGmsh_Error(r, IC_ERR_PARSE, r->c.p, "%s before $Elements", section);
     char name[64];
@@ -227,15 +226,14 @@ icResult icGmsh_ReadData(icGmshReader *r, bool perCell) {
                 values[k] = icFmt_F64(at + 4 + 8 * k, r->swap);
                 if (!isfinite(values[k]))
                     return icGmsh_Error(r, IC_ERR_NOT_FINITE, at,
-                                        "%s \"%s\": the value of %lld is not finite", section,
-                                        name, tag);
+                                        "%s \"%s\": the value of %lld is not finite", section, name,
+                                        tag);
             }
             r->c.p += entryBytes;
         } else {
             if ((result = icText_Int(&r->c, &tag, "entry tag")) != IC_OK) return result;
             for (int k = 0; k < components; ++k)
-                if ((result = icText_Real(&r->c, &values[k], "data value")) != IC_OK)
-                    return result;
+                if ((result = icText_Real(&r->c, &values[k], "data value")) != IC_OK) return result;
         }
         int index = -1;
         if (perCell) {

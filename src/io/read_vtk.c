@@ -30,10 +30,10 @@ typedef struct icVtkReader {
     /// Classic layout: the first value of each cell that is no point index, with its line
     /// (NULL when every value is one). A polyhedron's face stream holds counts as well as
     /// points, so the verdict waits for CELL_TYPES.
-    long long *badValue; ///< (cellCount) or NULL
-    int *badLine;        ///< (cellCount)
-    uint8_t *bad;        ///< (cellCount)
-    int *cellTypeLine;   ///< (cellCount) line of each cell type (ASCII), or NULL
+    long long *badValue;     ///< (cellCount) or NULL
+    int *badLine;            ///< (cellCount)
+    uint8_t *bad;            ///< (cellCount)
+    int *cellTypeLine;       ///< (cellCount) line of each cell type (ASCII), or NULL
     const char *cellTypesAt; ///< BINARY: the CELL_TYPES data, for byte offsets in messages
 } icVtkReader;
 
@@ -411,8 +411,7 @@ static icResult checkCells(icVtkReader *r) {
             return icDiag_Set(r->diag, IC_ERR_PARSE, r->path, r->cellTypeLine[i],
                               "cell %d has type %d, which no version of VTK defines", i, type);
         }
-        if (r->bad && r->bad[i] && type != 42)
-            return checkIndex(r, r->badValue[i], r->badLine[i]);
+        if (r->bad && r->bad[i] && type != 42) return checkIndex(r, r->badValue[i], r->badLine[i]);
     }
     return IC_OK;
 }

@@ -31,8 +31,8 @@ static void expectLoaded(const char *path, int skipped) {
     icMeshFileInfo info;
     icDiagnostic diag = {0};
     icResult result = icLoadMeshEx(path, NULL, &mesh, NULL, &info, NULL, &diag);
-    IC_CHECK_MSG(result == IC_OK, "%s: %s (%s line %d)", path, icResult_Name(result),
-                 diag.message, diag.line);
+    IC_CHECK_MSG(result == IC_OK, "%s: %s (%s line %d)", path, icResult_Name(result), diag.message,
+                 diag.line);
     if (result != IC_OK) return;
     IC_CHECK_INT(mesh.tetCount, 1);
     IC_CHECK_INT(info.skippedElements, skipped);
@@ -124,9 +124,9 @@ IC_TEST(formats, gmsh22_binary_element_types) {
     IC_CHECK_MSG(strstr(diag.message, byte) != NULL, "'%s' lacks '%s'", diag.message, byte);
     expectRefused(gmsh22Binary("bad141.msh", 141, 4, 1, &at), IC_ERR_PARSE, 0, 141);
     // A polygon has no fixed size, so a binary block of them cannot be stepped over.
-    IC_CHECK_RESULT(icLoadMesh(gmsh22Binary("polygon.msh", 34, 4, 1, &at), NULL, &mesh, NULL,
-                               &diag),
-                    IC_ERR_UNSUPPORTED);
+    IC_CHECK_RESULT(
+        icLoadMesh(gmsh22Binary("polygon.msh", 34, 4, 1, &at), NULL, &mesh, NULL, &diag),
+        IC_ERR_UNSUPPORTED);
 }
 
 // A 4.1 ASCII file: one tet block, then a block (header on line 20) of one element of type.
@@ -225,8 +225,7 @@ IC_TEST(formats, vtk_defined_cell_types_skipped_and_counted) {
     // Any other cell with a value that is no point index is refused at that value's line.
     icTetMesh mesh;
     icDiagnostic diag = {0};
-    IC_CHECK_RESULT(icLoadMesh(vtkAscii("badindex.vtk", 5, "3 0 1 4", 4), NULL, &mesh, NULL,
-                               &diag),
+    IC_CHECK_RESULT(icLoadMesh(vtkAscii("badindex.vtk", 5, "3 0 1 4", 4), NULL, &mesh, NULL, &diag),
                     IC_ERR_INDEX_OUT_OF_RANGE);
     IC_CHECK_INT(diag.line, 9);
     expectLoaded(vtkAscii("vertex.vtk", 1, "1 0", 2), 1);

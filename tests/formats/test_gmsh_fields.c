@@ -45,8 +45,8 @@ static void checkFields(const char *path, int vertexCount) {
     icMeshFileInfo info;
     icDiagnostic diag = {0};
     icResult result = icLoadMeshEx(path, NULL, &mesh, &fields, &info, NULL, &diag);
-    IC_CHECK_MSG(result == IC_OK, "%s: %s (%s line %d)", path, icResult_Name(result),
-                 diag.message, diag.line);
+    IC_CHECK_MSG(result == IC_OK, "%s: %s (%s line %d)", path, icResult_Name(result), diag.message,
+                 diag.line);
     if (result != IC_OK) return;
     IC_CHECK_INT(mesh.vertexCount, vertexCount);
     IC_CHECK_INT(mesh.tetCount, 2);
@@ -65,8 +65,8 @@ static void checkFields(const char *path, int vertexCount) {
     IC_CHECK_INT(s->components, 9);
     // Vertex i holds node 10 (i + 1) (positions tell which).
     for (int v = 0; v < 5; ++v) {
-        IC_CHECK(mesh.positions[3 * v] == (v == 1 || v == 4) && mesh.positions[3 * v + 1] ==
-                 (v == 2 || v == 4));
+        IC_CHECK(mesh.positions[3 * v] == (v == 1 || v == 4) &&
+                 mesh.positions[3 * v + 1] == (v == 2 || v == 4));
         for (int k = 0; k < 3; ++k) IC_CHECK(u->data[3 * v + k] == (v + 1) * (k + 1));
         IC_CHECK(j->data[v] == 1.0 + 0.5 * v);
     }
@@ -100,8 +100,8 @@ IC_TEST(formats, gmsh41_data_sections_become_fields) {
 static void binarySection(icBytes *b, bool perCell, const char *name, int step, int components,
                           int count, const int *tags, const double *values) {
     char head[256];
-    IC_FORMAT(head, "$%sData\n1\n\"%s\"\n1\n0\n3\n%d\n%d\n%d\n", perCell ? "Element" : "Node",
-              name, step, components, count);
+    IC_FORMAT(head, "$%sData\n1\n\"%s\"\n1\n0\n3\n%d\n%d\n%d\n", perCell ? "Element" : "Node", name,
+              step, components, count);
     icBytes_Text(b, head);
     for (int e = 0; e < count; ++e) {
         icBytes_I32(b, tags[e], false);
@@ -189,8 +189,8 @@ static void expectBad(const char *data, icResult code, int line, const char *wor
     icDiagnostic diag = {0};
     icResult result =
         icLoadMeshEx(withData("bad.msh", s_mesh22, data), NULL, &mesh, &fields, NULL, NULL, &diag);
-    IC_CHECK_MSG(result == code, "%s, expected %s (%s)", icResult_Name(result),
-                 icResult_Name(code), diag.message);
+    IC_CHECK_MSG(result == code, "%s, expected %s (%s)", icResult_Name(result), icResult_Name(code),
+                 diag.message);
     IC_CHECK_MSG(diag.line == line, "line %d, expected %d (%s)", diag.line, line, diag.message);
     IC_CHECK_MSG(strstr(diag.message, words) != NULL, "'%s' lacks '%s'", diag.message, words);
     IC_CHECK(mesh.tets == NULL && fields.count == 0);
@@ -201,21 +201,20 @@ IC_TEST(formats, gmsh_damaged_data_sections_refused) {
     int64_t bytes = icGetByteCount();
     expectBad("$NodeData\n1\n\"u\"\n0\n3\n0\n1\n2\n10 1\n70 1\n$EndNodeData\n",
               IC_ERR_INDEX_OUT_OF_RANGE, 28, "node 70");
-    expectBad("$NodeData\n1\n\"u\"\n0\n3\n0\n1\n2\n10 1\n20 nan\n$EndNodeData\n",
-              IC_ERR_NOT_FINITE, 28, "not finite");
+    expectBad("$NodeData\n1\n\"u\"\n0\n3\n0\n1\n2\n10 1\n20 nan\n$EndNodeData\n", IC_ERR_NOT_FINITE,
+              28, "not finite");
     expectBad("$NodeData\n1\n\"u\"\n0\n3\n0\n10\n1\n10 1 2 3 4 5 6 7 8 9 10\n$EndNodeData\n",
               IC_ERR_UNSUPPORTED, 25, "10 components");
     expectBad("$NodeData\n1\n\"u\"\n0\n2\n0\n1\n10 1\n$EndNodeData\n", IC_ERR_PARSE, 23,
               "2 integer tags");
-    expectBad("$NodeData\n1\n\"u\"\n0\n3\n0\n1\n3\n10 1\n20 2\n$EndNodeData\n", IC_ERR_PARSE,
-              29, "$EndNodeData");
+    expectBad("$NodeData\n1\n\"u\"\n0\n3\n0\n1\n3\n10 1\n20 2\n$EndNodeData\n", IC_ERR_PARSE, 29,
+              "$EndNodeData");
     expectBad("$ElementData\n1\n\"p\n0\n3\n0\n1\n1\n1 5\n$EndElementData\n", IC_ERR_PARSE, 21,
               "quote");
-    expectBad("$NodeData\n1\n\"u\"\n0\n3\n0\n1\n400\n10 1\n$EndNodeData\n", IC_ERR_TRUNCATED,
-              26, "400");
+    expectBad("$NodeData\n1\n\"u\"\n0\n3\n0\n1\n400\n10 1\n$EndNodeData\n", IC_ERR_TRUNCATED, 26,
+              "400");
     expectBad("$NodeData\n1\n\"u\"\n0\n3\n0\n1\n2\n10 1\n", IC_ERR_TRUNCATED, 26, "too short");
-    expectBad("$NodeData\n1\n\"u\"\n0\n3\n0\n1\n2\n10 1.000000\n", IC_ERR_TRUNCATED, 27,
-              "ends");
+    expectBad("$NodeData\n1\n\"u\"\n0\n3\n0\n1\n2\n10 1.000000\n", IC_ERR_TRUNCATED, 27, "ends");
     // A step given twice with different component counts contradicts itself.
     expectBad("$NodeData\n1\n\"u\"\n0\n3\n0\n1\n1\n10 1\n$EndNodeData\n"
               "$NodeData\n1\n\"u\"\n0\n3\n0\n3\n1\n10 1 2 3\n$EndNodeData\n",
