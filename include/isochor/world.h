@@ -131,9 +131,9 @@ typedef struct icWorldDef {
     icPrecision precision;   ///< XPBD sweep arithmetic; default IC_PRECISION_DOUBLE
     icColouringScheme colouring; ///< XPBD sweep order; default IC_COLOURING_GREEDY
     icSimd simd;             ///< default IC_SIMD_AUTO
-    /// Both set: the user's task system runs the parallel loops with workerCount workers and
-    /// no thread is started; NULL (default): a built-in pool of workerCount - 1 threads. Any
-    /// worker count gives the same bits.
+    /// Both set: the user's task system runs the parallel loops with icWorld_GetWorkerCount()
+    /// workers and no thread is started; NULL (default): a built-in pool of that count - 1
+    /// threads. Any worker count gives the same bits.
     icEnqueueTaskCallback *enqueueTask;
     icFinishTaskCallback *finishTask;
     void *userTaskContext; ///< passed to both callbacks
