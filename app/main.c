@@ -16,8 +16,10 @@ typedef struct icCommand {
 
 static const icCommand s_commands[] = {
     {"run", icCli_Run, "run SCENE [--out DIR] [--frames N] [--workers N] [--stats FILE] [--quiet]"},
-    {"info", icCli_Info, "info MESH            counts, volume, quality, orientation fixes"},
-    {"convert", icCli_Convert, "convert IN OUT       between tet mesh formats"},
+    {"info", icCli_Info,
+     "info MESH|RESULT.pvd [--result] [--frame N] | --scene SCENE   counts, quality, notes"},
+    {"convert", icCli_Convert,
+     "convert IN OUT [--binary] [--strict] [--result]   between formats, fields kept"},
     {"render", icCli_Render, "render SCENE|RESULT.pvd --frame N|--all --out DIR"},
     {"tetrahedralize", icCli_Tetrahedralize,
      "tetrahedralize SURFACE OUT [--max-volume V] [--quality Q] [--time-limit S]"},
