@@ -4,10 +4,10 @@
 // surface sequences (OBJ/PLY per frame, or OBJ + PC2 point cache).
 #define _GNU_SOURCE
 #include "cli.h"
+#include "options.h"
 
 #include "isochor/formats.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,17 +318,12 @@ int icCli_Convert(int argc, char **argv) {
                                             {"result", no_argument, NULL, 'r'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
-    // getopt_long wants the program name first; a copy keeps the caller's argv in order.
-    char **args = malloc(sizeof(char *) * ((size_t)argc + 2));
-    if (!args) return 1;
-    args[0] = "isochor convert";
-    memcpy(args + 1, argv, sizeof(char *) * (size_t)argc);
-    args[argc + 1] = NULL;
+    icCliOptions cli;
+    if (!icCliOptions_Begin(&cli, "isochor convert", argc, argv, options, "h")) return 1;
     bool binary = false, strict = false, result = false;
     int status = -1, c;
-    optind = 0;
-    opterr = 0; // our own messages, in the command's words
-    while (status < 0 && (c = getopt_long(argc + 1, args, ":h", options, NULL)) != -1) {
+    const char *value;
+    while (status < 0 && (c = icCliOptions_Next(&cli, &value)) != 0) {
         if (c == 'b') {
             binary = true;
         } else if (c == 's') {
@@ -339,16 +334,11 @@ int icCli_Convert(int argc, char **argv) {
             usage(stdout);
             status = 0;
         } else {
-            // optind has moved past the offending long option; a short one is in optopt.
-            char shortName[3] = {'-', (char)optopt, 0};
-            fprintf(stderr, "isochor convert: %s '%s'\n",
-                    c == ':' ? "needs a value after" : "unknown option",
-                    c == '?' && optopt > 0 && optopt < 128 ? shortName : args[optind - 1]);
             usage(stderr);
             status = 2;
         }
     }
-    int positional = argc + 1 - optind;
+    int positional = cli.operandCount;
     if (status < 0 && positional != 2) {
         fprintf(stderr, "isochor convert: %s\n",
                 positional < 2 ? "needs IN and OUT" : "one input and one output only");
@@ -356,7 +346,7 @@ int icCli_Convert(int argc, char **argv) {
         status = 2;
     }
     if (status < 0) {
-        const char *in = args[optind], *out = args[optind + 1];
+        const char *in = cli.operands[0], *out = cli.operands[1];
         if (strcasecmp(extensionOf(in), ".pvd") == 0)
             status = convertCollection(in, out);
         else if (isSurfaceExtension(extensionOf(in)))
@@ -364,6 +354,6 @@ int icCli_Convert(int argc, char **argv) {
         else
             status = convertMesh(in, out, binary, strict, result);
     }
-    free(args);
+    icCliOptions_End(&cli);
     return status;
 }

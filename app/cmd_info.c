@@ -4,10 +4,10 @@
 // scene's pre-flight notes.
 #define _GNU_SOURCE
 #include "cli.h"
+#include "options.h"
 
 #include "isochor/formats.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,30 +271,24 @@ int icCli_Info(int argc, char **argv) {
         {"strict", no_argument, NULL, 's'},      {"result", no_argument, NULL, 'r'},
         {"frame", required_argument, NULL, 'f'}, {"scene", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
-    // getopt_long wants the program name first; a copy keeps the caller's argv in order.
-    char **args = malloc(sizeof(char *) * ((size_t)argc + 2));
-    if (!args) return 1;
-    args[0] = "isochor info";
-    memcpy(args + 1, argv, sizeof(char *) * (size_t)argc);
-    args[argc + 1] = NULL;
+    icCliOptions cli;
+    if (!icCliOptions_Begin(&cli, "isochor info", argc, argv, options, "h")) return 1;
     bool strict = false, result = false;
-    const char *scene = NULL;
+    const char *scene = NULL, *value;
     int frame = -1, status = -1, c;
-    optind = 0;
-    opterr = 0; // our own messages, in the command's words
-    while (status < 0 && (c = getopt_long(argc + 1, args, ":h", options, NULL)) != -1) {
+    while (status < 0 && (c = icCliOptions_Next(&cli, &value)) != 0) {
         if (c == 's') {
             strict = true;
         } else if (c == 'r') {
             result = true;
         } else if (c == 'S') {
-            scene = optarg;
+            scene = value;
         } else if (c == 'f') {
             char *end;
-            long n = strtol(optarg, &end, 10);
-            if (!*optarg || *end || n < 0 || n > 100000000) {
+            long n = strtol(value, &end, 10);
+            if (!*value || *end || n < 0 || n > 100000000) {
                 fprintf(stderr, "isochor info: --frame wants a frame number >= 0, not '%s'\n",
-                        optarg);
+                        value);
                 status = 2;
             }
             frame = (int)n;
@@ -302,17 +296,12 @@ int icCli_Info(int argc, char **argv) {
             usage(stdout);
             status = 0;
         } else {
-            // optind has moved past the offending long option; a short one is in optopt.
-            char shortName[3] = {'-', (char)optopt, 0};
-            fprintf(stderr, "isochor info: %s '%s'\n",
-                    c == ':' ? "needs a value after" : "unknown option",
-                    c == '?' && optopt > 0 && optopt < 128 ? shortName : args[optind - 1]);
             usage(stderr);
             status = 2;
         }
     }
-    int positional = argc + 1 - optind;
-    const char *path = positional > 0 ? args[optind] : NULL;
+    int positional = cli.operandCount;
+    const char *path = positional > 0 ? cli.operands[0] : NULL;
     if (status < 0) {
         const char *problem = NULL;
         if (scene && positional > 0)
@@ -339,6 +328,6 @@ int icCli_Info(int argc, char **argv) {
         else
             status = describe(path, strict, result);
     }
-    free(args);
+    icCliOptions_End(&cli);
     return status;
 }

@@ -4,12 +4,12 @@
 // camera over all frames; an animated GIF or MP4 through ffmpeg when it is installed.
 #define _GNU_SOURCE
 #include "cli.h"
+#include "options.h"
 
 #include "isochor/formats.h"
 #include "isochor/render.h"
 
 #include <float.h>
-#include <getopt.h>
 #include <math.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -644,8 +644,8 @@ static bool parseValue(icRenderArgs *args, int option, const char *value) {
     return true;
 }
 
-// Parses the options (getopt_long: "--opt value" and "--opt=value" alike). Returns -1 to go
-// on, else the exit status (0 after --help).
+// Parses the options ("--opt value" and "--opt=value" alike). Returns -1 to go on, else the
+// exit status (0 after --help).
 static int parseArgs(int argc, char **argv, icRenderArgs *args) {
     static const struct option options[] = {{"frame", required_argument, NULL, 'f'},
                                             {"all", no_argument, NULL, 'a'},
@@ -663,16 +663,11 @@ static int parseArgs(int argc, char **argv, icRenderArgs *args) {
     args->field = FIELD_J;
     args->width = 960;
     args->height = 640;
-    // getopt_long wants the program name first; a copy keeps the caller's argv in order.
-    char **words = malloc(sizeof(char *) * ((size_t)argc + 2));
-    if (!words) return 1;
-    words[0] = "isochor render";
-    memcpy(words + 1, argv, sizeof(char *) * (size_t)argc);
-    words[argc + 1] = NULL;
+    icCliOptions cli;
+    if (!icCliOptions_Begin(&cli, "isochor render", argc, argv, options, "h")) return 1;
     int status = -1, c;
-    optind = 0;
-    opterr = 0; // our own messages, in the command's words
-    while (status < 0 && (c = getopt_long(argc + 1, words, ":h", options, NULL)) != -1) {
+    const char *value;
+    while (status < 0 && (c = icCliOptions_Next(&cli, &value)) != 0) {
         if (c == 'h') {
             usage(stdout);
             status = 0;
@@ -682,23 +677,16 @@ static int parseArgs(int argc, char **argv, icRenderArgs *args) {
             args->gif = true;
         } else if (c == 'm') {
             args->mp4 = true;
-        } else if (c == ':' || c == '?') {
-            // optind has moved past the offending long option; a short one is in optopt.
-            char shortName[3] = {'-', (char)optopt, 0};
-            fprintf(stderr, "isochor render: %s '%s'\n",
-                    c == ':' ? "needs a value after" : "unknown option",
-                    c == '?' && optopt > 0 && optopt < 128 ? shortName : words[optind - 1]);
-            status = 2;
-        } else if (!parseValue(args, c, optarg)) {
+        } else if (c < 0 || !parseValue(args, c, value)) {
             status = 2;
         }
     }
     if (status < 0) {
         const char *problem = NULL;
-        if (argc + 1 - optind > 1)
+        if (cli.operandCount > 1)
             problem = "one input only";
-        else if (optind <= argc)
-            args->input = words[optind];
+        else if (cli.operandCount == 1)
+            args->input = cli.operands[0];
         if (!problem && (!args->input || !args->outDir))
             problem = "needs an input and --out DIR";
         else if (!problem && args->all && args->frame >= 0)
@@ -708,7 +696,7 @@ static int parseArgs(int argc, char **argv, icRenderArgs *args) {
             status = 2;
         }
     }
-    free(words);
+    icCliOptions_End(&cli);
     if (status == 2) usage(stderr);
     if (status < 0 && !args->all && args->frame < 0) args->frame = 0;
     return status;

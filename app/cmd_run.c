@@ -3,10 +3,10 @@
 // writes the run's figures as JSON; checkpoints, resumes, and stops cleanly on SIGINT/SIGTERM.
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "options.h"
 
 #include "isochor/io.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -72,16 +72,6 @@ static bool parseCount(const char *text, int *value) {
     }
     *value = (int)v;
     return true;
-}
-
-// getopt_long also takes unique abbreviations ("--fr 3" for "--frames 3"); the command accepts
-// only what its help names, so an option must be spelled whole. The element getopt just read
-// is argv[optind - 1], or argv[optind - 2] when its value came as the next element.
-static bool spelledWhole(char **argv, const char *name) {
-    const char *used = optarg && optarg == argv[optind - 1] ? argv[optind - 2] : argv[optind - 1];
-    size_t n = strcspn(used, "=");
-    return used[0] == '-' && used[1] == '-' && strlen(name) == n - 2 &&
-           strncmp(used + 2, name, n - 2) == 0;
 }
 
 enum { OPT_NO_OUTPUT = 256, OPT_OUT, OPT_FRAMES, OPT_STATS, OPT_CHECKPOINT_EVERY, OPT_CHECKPOINT,
@@ -159,63 +149,36 @@ static int parseArgs(int argc, char **argv, icRunArgs *args, bool *help) {
     args->frames = -1;
     args->workers = -1;
     *help = false;
-    // getopt_long wants the program name first; a copy keeps the caller's argv in order.
-    char **copy = malloc(sizeof(char *) * ((size_t)argc + 2));
-    if (!copy) return 1;
-    copy[0] = "isochor run";
-    memcpy(copy + 1, argv, sizeof(char *) * (size_t)argc);
-    copy[argc + 1] = NULL;
-    optind = 0; // restart getopt's scan
-    opterr = 0; // our own messages, in the command's words
-    int status = 0, c, index = -1;
-    while (status == 0 && (c = getopt_long(argc + 1, copy, ":hq", s_options, &index)) != -1) {
-        if (c == '?' || c == ':') {
-            // optind has moved past an offending long option; a short one is in optopt.
-            const char *element = copy[optind - 1];
-            bool isLong = strncmp(element, "--", 2) == 0;
-            char shortName[3] = {'-', (char)optopt, 0};
-            const char *what = isLong ? element : shortName;
-            int length = (int)strcspn(what, "=");
-            if (c == ':')
-                fprintf(stderr, "isochor run: %.*s needs a value\n", length, what);
-            else if (isLong && what[length] == '=' && optopt != 0)
-                fprintf(stderr, "isochor run: %.*s takes no value\n", length, what);
-            else
-                fprintf(stderr, "isochor run: unknown option '%.*s'\n", length, what);
+    icCliOptions cli;
+    if (!icCliOptions_Begin(&cli, "isochor run", argc, argv, s_options, "hq")) return 1;
+    int status = 0, c;
+    const char *value;
+    while (status == 0 && (c = icCliOptions_Next(&cli, &value)) != 0) {
+        if (c < 0) {
             status = 2;
-        } else if (c >= 256 || c == 'h' || c == 'q') {
-            bool isLong = index >= 0;
-            if (isLong && !spelledWhole(copy, s_options[index].name)) {
-                const char *used =
-                    optarg && optarg == copy[optind - 1] ? copy[optind - 2] : copy[optind - 1];
-                fprintf(stderr, "isochor run: unknown option '%.*s' (did you mean --%s?)\n",
-                        (int)strcspn(used, "="), used, s_options[index].name);
-                status = 2;
-            } else if (c == 'h') {
-                *help = true;
-                break;
-            } else {
-                status = applyOption(c, optarg, args);
-            }
+        } else if (c == 'h') {
+            *help = true;
+            break;
+        } else {
+            status = applyOption(c, value, args);
         }
-        index = -1;
     }
     if (status == 0 && !*help) {
-        for (int i = optind; i < argc + 1; ++i) {
+        for (int i = 0; i < cli.operandCount; ++i) {
             if (args->scene) {
                 fprintf(stderr, "isochor run: one scene at a time ('%s' and '%s')\n",
-                        args->scene, copy[i]);
+                        args->scene, cli.operands[i]);
                 status = 2;
                 break;
             }
-            args->scene = copy[i];
+            args->scene = cli.operands[i];
         }
         if (status == 0 && !args->scene) {
             fprintf(stderr, "isochor run: no scene given\n");
             status = 2;
         }
     }
-    free(copy); // the strings stay the caller's
+    icCliOptions_End(&cli);
     return status;
 }
 

@@ -5,11 +5,11 @@
 // path, the program, the surface.
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "options.h"
 
 #include "isochor/formats.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -165,48 +165,23 @@ static void onSignal(int signal) { s_interrupt = signal; }
 // Parses the arguments into in, out and def. Returns -1 to go on, else the exit status.
 static int parseArgs(int argc, char **argv, const char **in, const char **out,
                      icTetrahedralizeDef *def) {
-    // getopt_long wants the program name first; a copy keeps the caller's argv in order.
-    char **args = malloc(sizeof(char *) * ((size_t)argc + 2));
-    if (!args) return 1;
-    args[0] = "isochor tetrahedralize";
-    memcpy(args + 1, argv, sizeof(char *) * (size_t)argc);
-    args[argc + 1] = NULL;
-    optind = 0; // restart getopt's scan
-    opterr = 0; // our own messages, in the command's words
-    int status = -1, c, index = -1;
-    while (status < 0 && (c = getopt_long(argc + 1, args, ":h", s_options, &index)) != -1) {
-        // The element getopt read: args[optind - 1], or the one before when the value was
-        // the next element. getopt_long also takes abbreviations; only whole names are meant.
-        const char *used =
-            optarg && optarg == args[optind - 1] ? args[optind - 2] : args[optind - 1];
-        size_t n = strcspn(used, "=");
-        if (c == '?' || c == ':' ||
-            (index >= 0 && (n < 2 || strlen(s_options[index].name) != n - 2 ||
-                            strncmp(used + 2, s_options[index].name, n - 2) != 0))) {
-            // On an error optind has moved past an offending long option; a short one is in
-            // optopt.
-            const char *element = c == ':' || c == '?' ? args[optind - 1] : used;
-            bool isLong = strncmp(element, "--", 2) == 0;
-            char shortName[3] = {'-', (char)optopt, 0};
-            const char *what = isLong ? element : shortName;
-            int length = (int)strcspn(what, "=");
-            if (c == ':')
-                fprintf(stderr, "isochor tetrahedralize: %.*s needs a value\n", length, what);
-            else if (c == '?' && isLong && what[length] == '=' && optopt != 0)
-                fprintf(stderr, "isochor tetrahedralize: %.*s takes no value\n", length, what);
-            else
-                fprintf(stderr, "isochor tetrahedralize: unknown option '%.*s'\n", length, what);
+    icCliOptions cli;
+    if (!icCliOptions_Begin(&cli, "isochor tetrahedralize", argc, argv, s_options, "h"))
+        return 1;
+    int status = -1, c;
+    const char *value;
+    while (status < 0 && (c = icCliOptions_Next(&cli, &value)) != 0) {
+        if (c < 0) {
             usage(stderr);
             status = 2;
         } else if (c == 'h') {
             usage(stdout);
             status = 0;
-        } else if (!applyOption(c, optarg, def)) {
+        } else if (!applyOption(c, value, def)) {
             status = 2;
         }
-        index = -1;
     }
-    int operands = argc + 1 - optind;
+    int operands = cli.operandCount;
     if (status < 0 && operands != 2) {
         fprintf(stderr, "isochor tetrahedralize: %s\n",
                 operands < 2 ? "needs a surface IN and a mesh OUT" : "one surface, one mesh");
@@ -214,10 +189,10 @@ static int parseArgs(int argc, char **argv, const char **in, const char **out,
         status = 2;
     }
     if (status < 0) {
-        *in = args[optind];
-        *out = args[optind + 1];
+        *in = cli.operands[0];
+        *out = cli.operands[1];
     }
-    free(args); // the strings stay the caller's
+    icCliOptions_End(&cli);
     return status;
 }
 

@@ -551,6 +551,44 @@ IC_TEST(cli, run_option_spellings) {
     cliFree(&run);
 }
 
+// Every command scans its options alike: whole names only, and the same message, led by the
+// command's name, for an abbreviation, a missing value and a value given to a flag (convert
+// has no option that takes a value).
+IC_TEST(cli, commands_share_option_messages) {
+    const char *dir = icTest_TempDir();
+    static const struct {
+        const char *command, *shortened, *option, *valued, *flag;
+    } commands[] = {
+        {"run", "--fram", "frames", "--out", "--quiet"},
+        {"tetrahedralize", "--max-vol", "max-volume", "--quality", "--keep-temp"},
+        {"render", "--fram", "frame", "--out", "--all"},
+        {"convert", "--bin", "binary", NULL, "--strict"},
+        {"info", "--fra", "frame", "--scene", "--strict"},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
+        const char *name = commands[i].command;
+        char args[3][200], expected[3][200];
+        IC_FORMAT(args[0], "%s a b %s 1", name, commands[i].shortened);
+        IC_FORMAT(expected[0], "isochor %s: unknown option '%s' (did you mean --%s?)\n", name,
+                  commands[i].shortened, commands[i].option);
+        IC_FORMAT(args[1], "%s a b %s=1", name, commands[i].flag);
+        IC_FORMAT(expected[1], "isochor %s: %s takes no value\n", name, commands[i].flag);
+        int count = 2;
+        if (commands[i].valued) {
+            IC_FORMAT(args[2], "%s a b %s", name, commands[i].valued);
+            IC_FORMAT(expected[2], "isochor %s: %s needs a value\n", name, commands[i].valued);
+            count = 3;
+        }
+        for (int k = 0; k < count; ++k) {
+            icCliRun run = runCli(dir, args[k]);
+            IC_CHECK_MSG(run.status == 2, "%s: status %d", args[k], run.status);
+            IC_CHECK_MSG(strncmp(run.err, expected[k], strlen(expected[k])) == 0,
+                         "%s: '%s', not '%s'", args[k], run.err, expected[k]);
+            cliFree(&run);
+        }
+    }
+}
+
 // --workers replaces every solver's "workers": the sweep line says how many ran.
 IC_TEST(cli, run_workers_override) {
     const char *dir = icTest_TempDir();

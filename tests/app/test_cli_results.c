@@ -297,11 +297,12 @@ IC_TEST(results, command_lines_of_render_convert_info) {
     }
     icCliRun run = runCli(dir, "render x.pvd --out");
     IC_CHECK_INT(run.status, 2);
-    IC_CHECK_MSG(strstr(run.err, "needs a value after '--out'") != NULL, "stderr: %s", run.err);
+    IC_CHECK_MSG(strstr(run.err, "isochor render: --out needs a value") != NULL, "stderr: %s",
+                 run.err);
     cliFree(&run);
     run = runCli(dir, "info --frame");
     IC_CHECK_INT(run.status, 2);
-    IC_CHECK(strstr(run.err, "needs a value after '--frame'") != NULL);
+    IC_CHECK(strstr(run.err, "isochor info: --frame needs a value") != NULL);
     cliFree(&run);
     // Options before, between and after the inputs; values joined by '='.
     char pvd[1300];
