@@ -160,15 +160,15 @@ icState *icWorld_State(icWorld *world) { return world->state; }
 
 icWorldDef icWorld_GetDef(const icWorld *world) { return world->model.def; }
 
-// Tets from which a second worker gains (docs/performance.md, "Automatic worker count").
-// XPBD: a body of more than 8,192 tets is cut into slabs that two workers sweep at once;
-// smaller ones share each colour, too small to pay for the hand-overs (the 1-thread rate).
-// Incompressible: the FEM pass and the pressure operators split from 2 x 2,048 vertices, about
-// 20,000 tets. Newton: the iterations run on one thread, and the passes the workers would take
-// (the health census) are a fraction of a percent of a step: one worker at any size.
+// Tets from which a second worker gains (docs/performance.md, "Automatic worker count", where
+// the measured ratios are). XPBD: a body of more than 8,192 tets is cut into slabs that two
+// workers sweep at once; smaller ones share each colour, too small to pay for the hand-overs.
+// Incompressible: 2 workers lost at 6,000 tets and gained from 8,000 (the FEM tet pass).
+// Newton: the iterations run on one thread, and the passes the workers would take (the health
+// census) are a fraction of a percent of a step: one worker at any size.
 enum {
-    IC_AUTO_MIN_TETS_XPBD = 10000,
-    IC_AUTO_MIN_TETS_INCOMPRESSIBLE = 20000,
+    IC_AUTO_MIN_TETS_XPBD = 8193,
+    IC_AUTO_MIN_TETS_INCOMPRESSIBLE = 7000,
     IC_AUTO_MIN_TETS_NEWTON = INT_MAX,
 };
 
