@@ -47,6 +47,16 @@ bool icTest_SameFile(const char *a, const char *b);
 /// are the same bytes for each of files, and dir/full.json and dir/part.json (the --stats
 /// outputs) agree but for their timing line. Failures are checks of the running test.
 void icTest_CheckResumedRun(const char *dir, const char *const *files, int count);
+/// What one run of the isochor tool left: exit status (-1 when it did not exit normally),
+/// stdout and stderr (malloc'd, never NULL; icTest_FreeCli frees them).
+typedef struct icCliRun {
+    int status;
+    char *out, *err;
+} icCliRun;
+/// Runs the built tool (IC_CLI_PATH) with args, shell words as typed, its streams caught in
+/// dir/cli_stdout.txt and dir/cli_stderr.txt. A missing tool fails the running test.
+icCliRun icTest_RunCli(const char *dir, const char *args);
+void icTest_FreeCli(icCliRun *run);
 
 #define IC_TEST(suite, name)                                                                  \
     static void icTest_##suite##_##name(void);                                                 \

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #define IC_TEST_MAX 1024
@@ -115,6 +116,28 @@ static char *statsWithoutTiming(const char *path) {
         if (end) memmove(line, end + 1, strlen(end + 1) + 1);
     }
     return text;
+}
+
+icCliRun icTest_RunCli(const char *dir, const char *args) {
+    struct stat info;
+    if (stat(IC_CLI_PATH, &info) != 0)
+        icTest_Fail(__FILE__, __LINE__, "%s is missing: build the isochor_cli target first",
+                    IC_CLI_PATH);
+    char command[5000], outPath[1300], errPath[1300];
+    IC_FORMAT(outPath, "%s/cli_stdout.txt", dir);
+    IC_FORMAT(errPath, "%s/cli_stderr.txt", dir);
+    IC_FORMAT(command, "'%s' %s > '%s' 2> '%s'", IC_CLI_PATH, args, outPath, errPath);
+    int status = system(command);
+    icCliRun run = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, icTest_ReadFile(outPath, NULL),
+                    icTest_ReadFile(errPath, NULL)};
+    if (!run.out) run.out = calloc(1, 1);
+    if (!run.err) run.err = calloc(1, 1);
+    return run;
+}
+
+void icTest_FreeCli(icCliRun *run) {
+    free(run->out);
+    free(run->err);
 }
 
 void icTest_CheckResumedRun(const char *dir, const char *const *files, int count) {

@@ -13,13 +13,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-// What one run of the tool left: exit status (-1 when it did not exit normally), stdout and
-// stderr (malloc'd, freed by cliFree).
-typedef struct icCliRun {
-    int status;
-    char *out, *err;
-} icCliRun;
-
 static void writeText(const char *dir, const char *name, const char *text) {
     char path[2600];
     IC_FORMAT(path, "%s/%s", dir, name);
@@ -34,29 +27,6 @@ static bool exists(const char *dir, const char *name) {
     IC_FORMAT(path, "%s/%s", dir, name);
     struct stat info;
     return stat(path, &info) == 0;
-}
-
-// Runs `isochor ARGS` with stdout and stderr captured in files of dir.
-static icCliRun runCli(const char *dir, const char *args) {
-    struct stat info;
-    if (stat(IC_CLI_PATH, &info) != 0)
-        icTest_Fail(__FILE__, __LINE__, "%s is missing: build the isochor_cli target first",
-                    IC_CLI_PATH);
-    char command[5000], outPath[1300], errPath[1300];
-    IC_FORMAT(outPath, "%s/cli_stdout.txt", dir);
-    IC_FORMAT(errPath, "%s/cli_stderr.txt", dir);
-    IC_FORMAT(command, "'%s' %s > '%s' 2> '%s'", IC_CLI_PATH, args, outPath, errPath);
-    int status = system(command);
-    icCliRun run = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, icTest_ReadFile(outPath, NULL),
-                    icTest_ReadFile(errPath, NULL)};
-    if (!run.out) run.out = calloc(1, 1);
-    if (!run.err) run.err = calloc(1, 1);
-    return run;
-}
-
-static void cliFree(icCliRun *run) {
-    free(run->out);
-    free(run->err);
 }
 
 // A 2x2x2-cell box (27 vertices, 48 tets) hanging from its top face: milliseconds a frame.
@@ -87,28 +57,28 @@ static cJSON *runForStats(const char *dir, const char *name, const char *text, i
     writeText(dir, name, text);
     char args[2000];
     IC_FORMAT(args, "run '%s/%s' --no-output -q --stats '%s/stats.json'", dir, name, dir);
-    *run = runCli(dir, args);
+    *run = icTest_RunCli(dir, args);
     return readJson(dir, "stats.json");
 }
 
 IC_TEST(cli, no_arguments_is_a_usage_error) {
     const char *dir = icTest_TempDir();
-    icCliRun run = runCli(dir, "");
+    icCliRun run = icTest_RunCli(dir, "");
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "usage: isochor") != NULL);
-    cliFree(&run);
-    run = runCli(dir, "--help");
+    icTest_FreeCli(&run);
+    run = icTest_RunCli(dir, "--help");
     IC_CHECK_INT(run.status, 0);
     IC_CHECK(strstr(run.out, "isochor run SCENE") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(cli, unknown_command_is_a_usage_error) {
     const char *dir = icTest_TempDir();
-    icCliRun run = runCli(dir, "frobnicate x");
+    icCliRun run = icTest_RunCli(dir, "frobnicate x");
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "unknown command 'frobnicate'") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(cli, run_writes_frames_collection_and_stats) {
@@ -116,7 +86,7 @@ IC_TEST(cli, run_writes_frames_collection_and_stats) {
     writeTinyScene(dir, "tiny.json", 3);
     char args[2000];
     IC_FORMAT(args, "run '%s/tiny.json' --stats '%s/stats.json'", dir, dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
 
     // The scene's output.dir: frames 0 (initial) to 3 and the collection named for the scene.
@@ -161,7 +131,7 @@ IC_TEST(cli, run_writes_frames_collection_and_stats) {
     // stderr is a file here: progress comes as plain lines, never redrawn with '\r'.
     IC_CHECK_MSG(strstr(run.err, "frame 3/3 (100%)") != NULL, "stderr: %s", run.err);
     IC_CHECK(strchr(run.err, '\r') == NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 // The summary names the sweep order that ran; "cell" on a mesh read from a file (no cell data)
@@ -184,7 +154,7 @@ IC_TEST(cli, run_reports_the_sweep_order) {
             mesh[file]);
         writeText(dir, "order.json", text);
         IC_FORMAT(args, "run '%s/order.json' --no-output -q", dir);
-        icCliRun run = runCli(dir, args);
+        icCliRun run = icTest_RunCli(dir, args);
         IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
         const char *line = strstr(run.out, "sweep          ");
         IC_REQUIRE(line != NULL);
@@ -200,7 +170,7 @@ IC_TEST(cli, run_reports_the_sweep_order) {
             IC_CHECK(strstr(line, "asked") == NULL);
             IC_CHECK(strstr(run.err, "note") == NULL);
         }
-        cliFree(&run);
+        icTest_FreeCli(&run);
     }
 }
 
@@ -210,7 +180,7 @@ IC_TEST(cli, run_frames_and_out_override_the_scene) {
     char args[2000];
     IC_FORMAT(args, "run '%s/tiny.json' --frames 2 --out '%s/elsewhere' --stats=%s/s.json --quiet",
               dir, dir, dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     char out[1300];
     IC_FORMAT(out, "%s/elsewhere", dir);
@@ -225,21 +195,21 @@ IC_TEST(cli, run_frames_and_out_override_the_scene) {
     IC_CHECK(strstr(run.out, "frames         2 of 2") != NULL);
     // --quiet: nothing on stderr for a run that went well.
     IC_CHECK_MSG(run.err[0] == 0, "stderr: %s", run.err);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 
     // --frames 0 only writes the initial frame; --no-output writes none.
     IC_FORMAT(args, "run '%s/tiny.json' --frames 0 --out '%s/zero' -q", dir, dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 0);
     IC_FORMAT(out, "%s/zero", dir);
     IC_CHECK(exists(out, "frame_00000.vtu") && !exists(out, "frame_00001.vtu"));
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "run '%s/tiny.json' --no-output --out '%s/none' -q", dir, dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 0);
     IC_CHECK(!exists(dir, "none"));
     IC_CHECK(strstr(run.out, "output         none") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(cli, run_refuses_bad_frame_counts) {
@@ -249,19 +219,19 @@ IC_TEST(cli, run_refuses_bad_frame_counts) {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         char args[2000];
         IC_FORMAT(args, "run '%s/tiny.json' --frames %s", dir, bad[i]);
-        icCliRun run = runCli(dir, args);
+        icCliRun run = icTest_RunCli(dir, args);
         IC_CHECK_MSG(run.status == 2, "--frames %s: status %d", bad[i], run.status);
         IC_CHECK_MSG(strstr(run.err, "--frames") != NULL, "--frames %s: %s", bad[i], run.err);
-        cliFree(&run);
+        icTest_FreeCli(&run);
     }
     // Nothing ran, so nothing was written.
     IC_CHECK(!exists(dir, "scene_out"));
     char args[2000];
     IC_FORMAT(args, "run '%s/tiny.json' --frames", dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "--frames needs a value") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(cli, run_usage_errors) {
@@ -269,24 +239,24 @@ IC_TEST(cli, run_usage_errors) {
     writeTinyScene(dir, "tiny.json", 3);
     char args[2000];
     IC_FORMAT(args, "run '%s/tiny.json' --fast", dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "unknown option '--fast'") != NULL);
     IC_CHECK(strstr(run.err, "usage: isochor run") != NULL);
-    cliFree(&run);
-    run = runCli(dir, "run");
+    icTest_FreeCli(&run);
+    run = icTest_RunCli(dir, "run");
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "no scene given") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "run '%s/tiny.json' '%s/tiny.json'", dir, dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "run '%s/missing.json'", dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "missing.json") != NULL && strstr(run.err, "[IC_ERR_IO]") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(cli, run_reports_malformed_json_with_its_line) {
@@ -294,12 +264,12 @@ IC_TEST(cli, run_reports_malformed_json_with_its_line) {
     writeText(dir, "broken.json", "{\"dt\": 0.01,\n \"frames\": 3,\n \"bodies\": [ oops ]\n}\n");
     char args[2000];
     IC_FORMAT(args, "run '%s/broken.json'", dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "broken.json:3: ") != NULL, "stderr: %s", run.err);
     IC_CHECK(strstr(run.err, "[IC_ERR_PARSE]") != NULL);
     IC_CHECK(run.out[0] == 0);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(cli, run_reports_unknown_key_with_its_path) {
@@ -310,12 +280,12 @@ IC_TEST(cli, run_reports_unknown_key_with_its_path) {
               "   \"material\": {\"youngs\": 1e5}}]}\n");
     char args[2000];
     IC_FORMAT(args, "run '%s/typo.json'", dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "typo.json:3: bodies[0].material.youngs: ") != NULL,
                  "stderr: %s", run.err);
     IC_CHECK(strstr(run.err, "[IC_ERR_UNKNOWN_KEY]") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(cli, run_exits_1_on_nan_and_still_writes_stats) {
@@ -337,7 +307,7 @@ IC_TEST(cli, run_exits_1_on_nan_and_still_writes_stats) {
     IC_CHECK(cJSON_IsTrue(cJSON_GetObjectItem(root, "nan")));
     IC_CHECK(cJSON_IsNull(cJSON_GetObjectItem(root, "volume_ratio_final")));
     cJSON_Delete(root);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(cli, run_static_frames_not_converged_are_reported_not_failed) {
@@ -358,7 +328,7 @@ IC_TEST(cli, run_static_frames_not_converged_are_reported_not_failed) {
     IC_REQUIRE(root != NULL);
     IC_CHECK_INT(cJSON_GetObjectItem(root, "not_converged")->valuedouble, 2);
     cJSON_Delete(root);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 // A Newton scene with a floor plane and a sphere collider runs through the tool: the cube
@@ -386,14 +356,14 @@ IC_TEST(cli, run_newton_scene_with_colliders) {
     cJSON *speed = cJSON_GetObjectItem(root, "health_max_speed");
     IC_CHECK(speed && speed->valuedouble < 0.5);
     cJSON_Delete(root);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(cli, info_describes_a_mesh) {
     const char *dir = icTest_TempDir();
     char args[2000];
     IC_FORMAT(args, "info '%s'", icTest_SourcePath("tests/data/io/cube1.ele"));
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     // The unit cube cut into 5 tets, with region ids 10..14.
     IC_CHECK(strstr(run.out, "vertices       8\n") != NULL);
@@ -406,25 +376,25 @@ IC_TEST(cli, info_describes_a_mesh) {
     IC_CHECK(strstr(run.out, "colours        5 ") != NULL);
     IC_CHECK(strstr(run.out, "regions        5 distinct ids, 10 .. 14") != NULL);
     IC_CHECK(strstr(run.out, "face angle     min 45 deg") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(cli, info_reports_a_bad_mesh_with_file_and_line) {
     const char *dir = icTest_TempDir();
     char args[2000];
     IC_FORMAT(args, "info '%s'", icTest_SourcePath("tests/data/io/bad_range.ele"));
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "bad_range.ele:4: ") != NULL, "stderr: %s", run.err);
     IC_CHECK(strstr(run.err, "[IC_ERR_INDEX_OUT_OF_RANGE]") != NULL);
-    cliFree(&run);
-    run = runCli(dir, "info");
+    icTest_FreeCli(&run);
+    run = icTest_RunCli(dir, "info");
     IC_CHECK_INT(run.status, 2);
-    cliFree(&run);
-    run = runCli(dir, "info a.ele --loose");
+    icTest_FreeCli(&run);
+    run = icTest_RunCli(dir, "info a.ele --loose");
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "unknown option '--loose'") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(cli, info_orientation_and_strict) {
@@ -437,19 +407,19 @@ IC_TEST(cli, info_orientation_and_strict) {
               "5 4 0\n1 1 2 3 5\n2 4 8 2 3\n3 6 2 5 8\n4 7 5 3 8\n5 2 3 5 8\n");
     char args[2000];
     IC_FORMAT(args, "info '%s/cube.ele'", dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     IC_CHECK_MSG(strstr(run.out, "1 tet inverted among positive ones (kept; --strict refuses): 1\n") !=
                      NULL,
                  "stdout: %s", run.out);
     IC_CHECK(strstr(run.out, "tet volume     min -0.166667") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "info --strict '%s/cube.ele'", dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "cube.ele:3: ") != NULL, "stderr: %s", run.err);
     IC_CHECK(strstr(run.err, "[IC_ERR_INVERTED_ELEMENT]") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 // The hook the CLI's log progress rests on: one call per completed frame, in order.
@@ -501,19 +471,19 @@ IC_TEST(cli, version) {
     IC_CHECK_MSG(strcmp(icVersionString(), header) == 0, "%s", icVersionString());
     static const char *const spellings[] = {"--version", "-V"};
     for (int i = 0; i < 2; ++i) {
-        icCliRun run = runCli(dir, spellings[i]);
+        icCliRun run = icTest_RunCli(dir, spellings[i]);
         IC_CHECK_INT(run.status, 0);
         IC_CHECK_MSG(strcmp(run.out, expected) == 0, "%s: '%s'", spellings[i], run.out);
-        cliFree(&run);
+        icTest_FreeCli(&run);
     }
     // Whole names only, and an unknown top-level option is a usage error.
     static const char *const bad[] = {"--vers", "--frobnicate", "-x"};
     for (int i = 0; i < 3; ++i) {
-        icCliRun run = runCli(dir, bad[i]);
+        icCliRun run = icTest_RunCli(dir, bad[i]);
         IC_CHECK_INT(run.status, 2);
         IC_CHECK_MSG(strstr(run.err, "unknown option") != NULL, "%s: %s", bad[i], run.err);
         IC_CHECK(strstr(run.err, "usage: isochor") != NULL);
-        cliFree(&run);
+        icTest_FreeCli(&run);
     }
 }
 
@@ -524,31 +494,31 @@ IC_TEST(cli, run_option_spellings) {
     writeTinyScene(dir, "tiny.json", 3);
     char args[2000];
     IC_FORMAT(args, "run --frames=1 --no-output -q -- '%s/tiny.json'", dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d: %s", run.status, run.err);
     IC_CHECK(strstr(run.out, "frames         1 of 1") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "run '%s/tiny.json' --fr 1", dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "unknown option '--fr' (did you mean --frames?)") != NULL, "%s",
                  run.err);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "run '%s/tiny.json' --out=", dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "--out needs a folder") != NULL, "%s", run.err);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "run '%s/tiny.json' --quiet=yes", dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "isochor run: --quiet takes no value") != NULL, "%s", run.err);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "run '%s/tiny.json' -x", dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "unknown option '-x'") != NULL, "%s", run.err);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 // Every command scans its options alike: whole names only, and the same message, led by the
@@ -580,11 +550,11 @@ IC_TEST(cli, commands_share_option_messages) {
             count = 3;
         }
         for (int k = 0; k < count; ++k) {
-            icCliRun run = runCli(dir, args[k]);
+            icCliRun run = icTest_RunCli(dir, args[k]);
             IC_CHECK_MSG(run.status == 2, "%s: status %d", args[k], run.status);
             IC_CHECK_MSG(strncmp(run.err, expected[k], strlen(expected[k])) == 0,
                          "%s: '%s', not '%s'", args[k], run.err, expected[k]);
-            cliFree(&run);
+            icTest_FreeCli(&run);
         }
     }
 }
@@ -599,19 +569,19 @@ IC_TEST(cli, run_workers_override) {
     for (int i = 0; i < 3; ++i) {
         char args[2000];
         IC_FORMAT(args, "run '%s/tiny.json' --no-output -q %s", dir, spellings[i]);
-        icCliRun run = runCli(dir, args);
+        icCliRun run = icTest_RunCli(dir, args);
         IC_CHECK_MSG(run.status == 0, "%s: status %d: %s", spellings[i], run.status, run.err);
         IC_CHECK_MSG(strstr(run.out, expected[i]) != NULL, "%s: %s", spellings[i], run.out);
-        cliFree(&run);
+        icTest_FreeCli(&run);
     }
     static const char *const bad[] = {"-1", "abc", "1025", "2.5", "''"};
     for (int i = 0; i < 5; ++i) {
         char args[2000];
         IC_FORMAT(args, "run '%s/tiny.json' --no-output --workers %s", dir, bad[i]);
-        icCliRun run = runCli(dir, args);
+        icCliRun run = icTest_RunCli(dir, args);
         IC_CHECK_MSG(run.status == 2, "--workers %s: status %d", bad[i], run.status);
         IC_CHECK_MSG(strstr(run.err, "--workers") != NULL, "--workers %s: %s", bad[i], run.err);
-        cliFree(&run);
+        icTest_FreeCli(&run);
     }
 }
 
@@ -630,11 +600,11 @@ IC_TEST(cli, run_prints_preflight_notes) {
         writeText(dir, "tall.json", text);
         char args[2000];
         IC_FORMAT(args, "run '%s/tall.json' --no-output -q", dir);
-        icCliRun run = runCli(dir, args);
+        icCliRun run = icTest_RunCli(dir, args);
         IC_CHECK_MSG(run.status == 0, "status %d: %s", run.status, run.err);
         bool warned = strstr(run.err, "isochor run: warning: body 0 will sag ~49 %") != NULL;
         IC_CHECK_MSG(warned == (i == 0), "stderr: %s", run.err);
-        cliFree(&run);
+        icTest_FreeCli(&run);
     }
 }
 
@@ -676,10 +646,10 @@ IC_TEST(cli, tetrahedralize_checks_before_running) {
         IC_FORMAT(formatted, cases[i].args, in, dir);
         IC_FORMAT(args, "tetrahedralize --tetgen '%s/fake_tetgen' %s", dir, formatted);
         IC_FORMAT(message, cases[i].message, dir);
-        icCliRun run = runCli(dir, args);
+        icCliRun run = icTest_RunCli(dir, args);
         IC_CHECK_MSG(run.status == 2, "%s: status %d", formatted, run.status);
         IC_CHECK_MSG(strstr(run.err, message) != NULL, "%s: %s", formatted, run.err);
-        cliFree(&run);
+        icTest_FreeCli(&run);
     }
     IC_CHECK(!exists(dir, "tetgen_ran"));
 }

@@ -14,31 +14,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-// What one run of the tool left: exit status (-1 when it did not exit normally), stdout and
-// stderr (malloc'd, freed by cliFree).
-typedef struct icCliRun {
-    int status;
-    char *out, *err;
-} icCliRun;
-
-static icCliRun runCli(const char *dir, const char *args) {
-    char command[5000], outPath[1300], errPath[1300];
-    IC_FORMAT(outPath, "%s/cli_stdout.txt", dir);
-    IC_FORMAT(errPath, "%s/cli_stderr.txt", dir);
-    IC_FORMAT(command, "'%s' %s > '%s' 2> '%s'", IC_CLI_PATH, args, outPath, errPath);
-    int status = system(command);
-    icCliRun run = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, icTest_ReadFile(outPath, NULL),
-                    icTest_ReadFile(errPath, NULL)};
-    if (!run.out) run.out = calloc(1, 1);
-    if (!run.err) run.err = calloc(1, 1);
-    return run;
-}
-
-static void cliFree(icCliRun *run) {
-    free(run->out);
-    free(run->err);
-}
-
 static bool exists(const char *path) {
     struct stat info;
     return stat(path, &info) == 0;
@@ -148,7 +123,7 @@ IC_TEST(results, render_draws_every_frame) {
     char pvd[1300], args[3000], path[1400];
     writeResult(dir, pvd, sizeof pvd);
     IC_FORMAT(args, "render '%s' --all --out '%s/png' --size 96x64", pvd, dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     for (int f = 0; f < 3; ++f) {
         IC_FORMAT(path, "%s/png/frame_%04d.png", dir, f);
@@ -159,15 +134,15 @@ IC_TEST(results, render_draws_every_frame) {
     IC_CHECK_MSG(strstr(run.err, "1 frame (first: frame 1) hold 1 zero-volume and 1 inverted "
                                  "tets in all, drawn as written") != NULL,
                  "stderr: %s", run.err);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     // The flattened frame alone, options written with '='.
     IC_FORMAT(args, "render '%s' --frame=1 --out='%s/one' --size=96x64 --field=displacement", pvd,
               dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     IC_FORMAT(path, "%s/one/frame_0001.png", dir);
     IC_CHECK(exists(path));
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(results, convert_goes_through_every_frame) {
@@ -175,7 +150,7 @@ IC_TEST(results, convert_goes_through_every_frame) {
     char pvd[1300], args[3000], path[1400];
     writeResult(dir, pvd, sizeof pvd);
     IC_FORMAT(args, "convert '%s' '%s/cache/anim.pc2'", pvd, dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     IC_CHECK(strstr(run.out, "wrote ") && strstr(run.out, "anim.pc2: 3 frames"));
     IC_CHECK(strstr(run.out, "1 frame (first: frame 1) hold 1 zero-volume and 1 inverted") != NULL);
@@ -191,15 +166,15 @@ IC_TEST(results, convert_goes_through_every_frame) {
     memcpy(&samples, bytes + 28, 4);
     IC_CHECK_INT(samples, 3);
     free(bytes);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "convert '%s' '%s/seq/f%%02d.obj'", pvd, dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     for (int f = 0; f < 3; ++f) {
         IC_FORMAT(path, "%s/seq/f%02d.obj", dir, f);
         IC_CHECK(exists(path));
     }
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(results, convert_a_frame_with_result) {
@@ -208,14 +183,14 @@ IC_TEST(results, convert_a_frame_with_result) {
     writeResult(dir, pvd, sizeof pvd);
     // As a rest mesh: refused, with the way out named.
     IC_FORMAT(args, "convert '%s/frame_0001.vtu' '%s/out/f.vtk'", dir, dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "[IC_ERR_DEGENERATE_ELEMENT]") != NULL);
     IC_CHECK_MSG(strstr(run.err, "pass --result") != NULL, "stderr: %s", run.err);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     // As a result: written as read, into a folder convert makes.
     IC_FORMAT(args, "convert --result '%s/frame_0001.vtu' '%s/out/deeper/f.vtk'", dir, dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     IC_CHECK(strstr(run.out, "result frame with 1 zero-volume and 1 inverted tets") != NULL);
     IC_FORMAT(path, "%s/out/deeper/f.vtk", dir);
@@ -224,7 +199,7 @@ IC_TEST(results, convert_a_frame_with_result) {
     IC_CHECK_RESULT(icLoadMesh(path, &options, &mesh, NULL, NULL), IC_OK);
     IC_CHECK(mesh.tetCount == TET_COUNT && memcmp(mesh.tets, s_tets, sizeof s_tets) == 0);
     icTetMesh_Destroy(&mesh);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(results, info_reads_frames_and_collections) {
@@ -232,35 +207,35 @@ IC_TEST(results, info_reads_frames_and_collections) {
     char pvd[1300], args[3000];
     writeResult(dir, pvd, sizeof pvd);
     IC_FORMAT(args, "info '%s'", pvd);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     IC_CHECK(strstr(run.out, "frames         3, t = 0 .. 1 s") != NULL);
     IC_CHECK_MSG(strstr(run.out, "frame 1        1 zero-volume, 1 inverted tets\n") != NULL,
                  "stdout: %s", run.out);
     IC_CHECK(strstr(run.out, "1 of 3 frames hold zero-volume or inverted tets") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "info '%s' --frame 1", pvd);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     IC_CHECK(strstr(run.out, "state          1 zero-volume and 1 inverted tets") != NULL);
     IC_CHECK(strstr(run.out, "zero volume    1\n") && strstr(run.out, "inverted       2\n"));
-    cliFree(&run);
+    icTest_FreeCli(&run);
     // One frame: a rest mesh by default (refused, with a hint), a result with --result.
     IC_FORMAT(args, "info '%s/frame_0001.vtu'", dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "pass --result") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "info --result '%s/frame_0001.vtu'", dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     IC_CHECK(strstr(run.out, "state          1 zero-volume and 1 inverted tets") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "info '%s' --frame=5", pvd);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "frame 5 does not exist") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 IC_TEST(results, render_of_a_mesh_file_asks_for_a_collection) {
@@ -268,11 +243,11 @@ IC_TEST(results, render_of_a_mesh_file_asks_for_a_collection) {
     char pvd[1300], args[3000];
     writeResult(dir, pvd, sizeof pvd);
     IC_FORMAT(args, "render '%s/frame_0000.vtu' --out '%s/x'", dir, dir);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "pass the .pvd collection") != NULL, "stderr: %s", run.err);
     IC_CHECK(strstr(run.err, "JSON") == NULL && strstr(run.err, "IC_ERR_PARSE") == NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 // Every command takes --opt value and --opt=value, answers --help on stdout with status 0,
@@ -283,38 +258,38 @@ IC_TEST(results, command_lines_of_render_convert_info) {
     char args[3000];
     for (int i = 0; i < 3; ++i) {
         IC_FORMAT(args, "%s --help", commands[i]);
-        icCliRun run = runCli(dir, args);
+        icCliRun run = icTest_RunCli(dir, args);
         IC_CHECK_INT(run.status, 0);
         IC_CHECK_MSG(strstr(run.out, "usage: isochor ") != NULL, "%s --help: %s", commands[i],
                      run.out);
-        cliFree(&run);
+        icTest_FreeCli(&run);
         IC_FORMAT(args, "%s --no-such-option", commands[i]);
-        run = runCli(dir, args);
+        run = icTest_RunCli(dir, args);
         IC_CHECK_INT(run.status, 2);
         IC_CHECK_MSG(strstr(run.err, "unknown option '--no-such-option'") != NULL, "%s: %s",
                      commands[i], run.err);
-        cliFree(&run);
+        icTest_FreeCli(&run);
     }
-    icCliRun run = runCli(dir, "render x.pvd --out");
+    icCliRun run = icTest_RunCli(dir, "render x.pvd --out");
     IC_CHECK_INT(run.status, 2);
     IC_CHECK_MSG(strstr(run.err, "isochor render: --out needs a value") != NULL, "stderr: %s",
                  run.err);
-    cliFree(&run);
-    run = runCli(dir, "info --frame");
+    icTest_FreeCli(&run);
+    run = icTest_RunCli(dir, "info --frame");
     IC_CHECK_INT(run.status, 2);
     IC_CHECK(strstr(run.err, "isochor info: --frame needs a value") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     // Options before, between and after the inputs; values joined by '='.
     char pvd[1300];
     writeResult(dir, pvd, sizeof pvd);
     IC_FORMAT(args, "convert --result '%s/frame_0002.vtu' --binary '%s/c.msh'", dir, dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "render --size=64x64 --out '%s/r' '%s' --range=0,2", dir, pvd);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 static void writeScene(const char *path, const char *text) {
@@ -334,12 +309,12 @@ IC_TEST(results, info_scene_prints_the_preflight_notes) {
                      "\"cells\": [1, 2, 1]},\n"
                      "   \"material\": {\"youngs_modulus\": 1e5, \"density\": 1000}}]}\n");
     IC_FORMAT(args, "info --scene '%s'", path);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     IC_CHECK_MSG(strstr(run.out, "pre-flight: body 0: 2 x 10 x 2 m") != NULL, "stdout: %s",
                  run.out);
     IC_CHECK(strstr(run.out, "warning: body 0 will sag") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     // A stiff 10 cm cube: figures, no warnings.
     IC_FORMAT(path, "%s/small.json", dir);
     writeScene(path, "{\"dt\": 0.01, \"frames\": 1, \"solver\": {\"substeps\": 20},\n"
@@ -347,15 +322,15 @@ IC_TEST(results, info_scene_prints_the_preflight_notes) {
                      "\"cells\": 2},\n"
                      "   \"material\": {\"youngs_modulus\": 1e5, \"density\": 1000}}]}\n");
     IC_FORMAT(args, "info --scene='%s'", path);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     IC_CHECK_MSG(strstr(run.out, "pre-flight     no warnings") != NULL, "stdout: %s", run.out);
     IC_CHECK(strstr(run.out, "warning:") == NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "info --scene '%s/missing.json'", dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_INT(run.status, 2);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
 
 // What a reader noted but did not refuse reaches the user: TetGen records after the
@@ -368,15 +343,15 @@ IC_TEST(results, info_and_convert_note_ignored_trailing_records) {
     IC_FORMAT(path, "%s/extra.ele", dir);
     writeScene(path, "1 4 0\n0 0 1 2 3\n1 0 1 2 2\n");
     IC_FORMAT(args, "info '%s'", path);
-    icCliRun run = runCli(dir, args);
+    icCliRun run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     IC_CHECK_MSG(strstr(run.out, "note           2 records after the header's count ignored") !=
                      NULL,
                  "stdout: %s", run.out);
-    cliFree(&run);
+    icTest_FreeCli(&run);
     IC_FORMAT(args, "convert '%s' '%s/x.vtu'", path, dir);
-    run = runCli(dir, args);
+    run = icTest_RunCli(dir, args);
     IC_CHECK_MSG(run.status == 0, "status %d, stderr: %s", run.status, run.err);
     IC_CHECK(strstr(run.out, "note: 2 records after the header's count ignored") != NULL);
-    cliFree(&run);
+    icTest_FreeCli(&run);
 }
