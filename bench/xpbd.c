@@ -7,7 +7,8 @@
 //                   [--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV] [--health]
 //                   [--kernel (the colour passes alone, one thread: cycles per tet per width)]...
 //                   [--cells N --mesh general|hex|hex5 --precision float|double
-//                    --simd auto|scalar|avx2|avx512 --scheme greedy|cell]
+//                    --simd auto|scalar|avx2|avx512 --scheme greedy|cell
+//                    --projection coupled|sequential]
 // The full run takes ~6 minutes; on a shared machine run it in pieces (--size K --no-extras,
 // then --no-table) and draw the plot from their CSV files with --replot.
 #include "isochor/io.h"
@@ -87,6 +88,7 @@ typedef struct icBenchConfig {
     icPrecision precision;
     icSimd simd;
     icColouringScheme scheme;
+    icProjection projection;
     bool health; ///< --health: the default health checks on (else off: the solver alone)
 } icBenchConfig;
 
@@ -99,6 +101,7 @@ static icWorld *makeWorld(const icTetMesh *mesh, const icBenchConfig *cfg, int w
     def.precision = cfg->precision;
     def.simd = cfg->simd;
     def.colouring = cfg->scheme;
+    def.projection = cfg->projection;
     def.health.policy = cfg->health ? IC_HEALTH_REPORT : IC_HEALTH_OFF;
     icWorld *world = icCreateWorld(&def);
     icSoftBodyDef body = icDefaultSoftBodyDef();
@@ -606,7 +609,7 @@ int main(int argc, char **argv) {
     int repeats = 5, cells = 26, threads = 2;
     double seconds = 0.4;
     const char *plot = NULL;
-    icBenchConfig cfg = {"general", IC_PRECISION_FLOAT, IC_SIMD_AUTO, IC_COLOURING_GREEDY, false};
+    icBenchConfig cfg = {"general", IC_PRECISION_FLOAT, IC_SIMD_AUTO, IC_COLOURING_GREEDY, IC_PROJECTION_COUPLED, false};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         if (strcmp(a, "--quick") == 0) quick = true;
@@ -636,11 +639,13 @@ int main(int argc, char **argv) {
                          : strcmp(v, "pairs") == 0 ? IC_COLOURING_PAIRS
                                                    : IC_COLOURING_GREEDY,
             ++i, custom = true;
+        else if (strcmp(a, "--projection") == 0)
+            cfg.projection = strcmp(v, "sequential") == 0 ? IC_PROJECTION_SEQUENTIAL : IC_PROJECTION_COUPLED, ++i;
         else {
             fprintf(stderr, "usage: %s [--quick] [--repeats N] [--seconds S] [--threads N] [--plot FILE.png] "
                             "[--csv FILE] [--size 0|1|2] [--no-table] [--no-extras] [--replot CSV] [--kernel] [--health] [--cells N "
                             "--mesh general|hex|hex5 --precision float|double --simd auto|scalar|avx2|avx512 "
-                            "--scheme greedy|cell|pairs]\n", argv[0]);
+                            "--scheme greedy|cell|pairs --projection coupled|sequential]\n", argv[0]);
             return 2;
         }
     }
@@ -668,7 +673,7 @@ int main(int argc, char **argv) {
         for (int p = 0; p < 2; ++p)
             for (int v = 0; v < 4; ++v) {
                 icTetMesh mesh = {0};
-                icBenchConfig f = {labels[v], precisions[p], IC_SIMD_AUTO, schemes[v], false};
+                icBenchConfig f = {labels[v], precisions[p], IC_SIMD_AUTO, schemes[v], cfg.projection, false};
                 if (v >= 2)
                     makeHex(&mesh, cells, v == 3 ? 5 : 6);
                 else
@@ -684,11 +689,12 @@ int main(int argc, char **argv) {
     if (quick) seconds = 0.1, repeats = repeats > 3 ? 3 : repeats;
     if (s_csv) fprintf(s_csv, "mesh,tets,precision,simd,scheme,colours,chunks,phases,threads,kernel,sweep,step,gbs\n");
     printMachine();
-    printf("XPBD, %d substeps x 1 iteration, nu = 0.49, one face pinned, gravity on; medians of %d\n"
+    printf("XPBD, %s projection, %d substeps x 1 iteration, nu = 0.49, one face pinned, gravity on; medians of %d\n"
            "repeats of ~%.1f s, 1 and %d threads alternated. kernel: colour passes and overflow;\n"
            "sweep: with the per-vertex passes (copies to and from the packed layout, fused with\n"
            "prediction and velocities); step: icWorld_Step.\n\n",
-           IC_BENCH_SUBSTEPS, repeats, seconds, threads);
+           cfg.projection == IC_PROJECTION_COUPLED ? "coupled" : "sequential", IC_BENCH_SUBSTEPS, repeats, seconds,
+           threads);
     header();
     if (custom) {
         icTetMesh mesh = {0};

@@ -43,8 +43,11 @@ typedef enum icSolverType {
 
 /// Per-tet projection order of the XPBD solver.
 typedef enum icProjection {
-    IC_PROJECTION_SEQUENTIAL = 0, ///< deviatoric then hydrostatic, as the paper (default)
-    IC_PROJECTION_COUPLED,        ///< both multipliers of a tet from one 2x2 solve
+    IC_PROJECTION_SEQUENTIAL = 0, ///< deviatoric, then hydrostatic at the moved positions, as
+                                  ///< the paper (seed 000, Algorithm 1); rest stable only up to
+                                  ///< O(h^2), which grows with mesh resolution
+    IC_PROJECTION_COUPLED,        ///< both multipliers of a tet from one 2x2 solve (default):
+                                  ///< exactly rest stable, about the cost of the sequential one
 } icProjection;
 
 /// What the world does when a step trips a health check (docs/reliability.md).
@@ -120,7 +123,7 @@ typedef struct icWorldDef {
     icVec3 gravity;          ///< m/s^2; default (0, -9.81, 0)
     int substeps;            ///< XPBD substeps per step, >= 1; default 20
     int iterations;          ///< constraint sweeps per substep, >= 1; default 1
-    icProjection projection; ///< default IC_PROJECTION_SEQUENTIAL
+    icProjection projection; ///< default IC_PROJECTION_COUPLED
     bool restShift;          ///< gamma = 1 + mu/lambda (true, default) or gamma = 1 (false)
     int workerCount;         ///< threads of the parallel loops, >= 0; default 0 = automatic:
                              ///< icAvailableCores() from icAutoWorkerMinTets(solver) tets

@@ -34,7 +34,7 @@
 //                                                     IC_ERR_UNSUPPORTED
 //     "substeps": 20,                                 XPBD substeps per frame, integer >= 1
 //     "iterations": 1,                                sweeps per substep, integer >= 1
-//     "projection": "sequential",                     "sequential" | "coupled"
+//     "projection": "coupled",                        "coupled" | "sequential" (the paper's order)
 //     "rest_shift": true,                             gamma = 1 + mu/lambda (true) or 1
 //     "workers": 0,                                   threads, integer in [0, 1024]; 0 =
 //                                                     automatic (the cores, one on small

@@ -15,7 +15,7 @@ icWorldDef icDefaultWorldDef(void) {
     def.gravity = icVec3_Make(0, -9.81, 0);
     def.substeps = 20;
     def.iterations = 1;
-    def.projection = IC_PROJECTION_SEQUENTIAL;
+    def.projection = IC_PROJECTION_COUPLED;
     def.restShift = true;
     def.workerCount = 0;
     def.linearDamping = 0;
@@ -507,7 +507,7 @@ icVec3 icModel_PinPosition(const icModel *model, int v, icReal t) {
     return p;
 }
 
-// The reference sweep (coupled projection, or meshes too large for 32-bit offsets) walks
+// The reference sweep (meshes too large for 32-bit offsets) walks
 // greedy colours in tet order; the packed sweep builds its own order and data
 // (src/xpbd/layout.c). Both are rebuilt after bodies are added.
 icResult icModel_UpdateColouring(icModel *model) {
@@ -521,7 +521,7 @@ icResult icModel_UpdateColouring(icModel *model) {
         if (r != IC_OK && r != IC_ERR_UNSUPPORTED) return r;
         model->colouringDirty = false;
     }
-    bool reference = model->def.projection == IC_PROJECTION_COUPLED || !model->layout;
+    bool reference = !model->layout;
     if (reference && !model->colouring.colourStart) {
         icTetMesh view = {0};
         view.vertexCount = model->vertexCount;

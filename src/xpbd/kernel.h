@@ -41,6 +41,7 @@ typedef struct icXpbdKernelArgs {
     double invH;        ///< 1 / h
     bool loadLambda;    ///< false: the multipliers are known to be zero (first sweep of a substep)
     bool storeLambda;   ///< false: nobody reads this sweep's multipliers
+    bool coupled;       ///< both multipliers of a tet from one 2x2 solve (IC_PROJECTION_COUPLED)
 } icXpbdKernelArgs;
 
 /// Projects blocks [blockStart, blockEnd): both constraints of every lane, lane by lane in

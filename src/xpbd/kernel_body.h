@@ -88,6 +88,24 @@ K_INLINE void K_(gradients)(const KT P[9], const KT q[9], KT g[4][3]) {
     K_UNROLL
     for (int a = 0; a < 3; ++a) g[3][a] = ADD(ADD(g[0][a], g[1][a]), g[2][a]);
 }
+
+// r^2 = |F|^2.
+K_INLINE KT K_(normSquared)(const KT F[9]) {
+    return ADD(ADD(ADD(MUL(F[0], F[0]), MUL(F[1], F[1])), ADD(MUL(F[2], F[2]), MUL(F[3], F[3]))),
+               ADD(ADD(MUL(F[4], F[4]), MUL(F[5], F[5])), ADD(ADD(MUL(F[6], F[6]), MUL(F[7], F[7])), MUL(F[8], F[8]))));
+}
+
+// P = cof F (column j = f_(j+1) x f_(j+2), seed 001, eq. 3); returns det F.
+K_INLINE KT K_(cofactor)(const KT F[9], KT P[9]) {
+    K_UNROLL
+    for (int j = 0; j < 3; ++j) {
+        int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+        P[j] = SUB(MUL(F[3 + j1], F[6 + j2]), MUL(F[6 + j1], F[3 + j2]));
+        P[3 + j] = SUB(MUL(F[6 + j1], F[j2]), MUL(F[j1], F[6 + j2]));
+        P[6 + j] = SUB(MUL(F[j1], F[3 + j2]), MUL(F[3 + j1], F[j2]));
+    }
+    return ADD(ADD(MUL(F[0], P[0]), MUL(F[3], P[3])), MUL(F[6], P[6]));
+}
 #endif
 
 #if !defined(K_FORM_F)
@@ -131,6 +149,25 @@ K_INLINE KT K_(weighted)(KT g[4][3], const KT w[4], KT wa[4][3], bool axes) {
 #endif
 }
 
+// sum_i a_i^T W_i b_i: the cross term of the coupled projection (a_3 and b_3 both held with
+// their signs flipped, so their product keeps its sign).
+K_INLINE KT K_(weightedDot)(KT a[4][3], KT b[4][3], const KT w[4], KT wa[4][3], bool axes) {
+    KT s[4];
+    K_UNROLL
+    for (int i = 0; i < 4; ++i) {
+#if defined(K_FUSED)
+        s[i] = axes ? FMA(wa[i][2], MUL(a[i][2], b[i][2]),
+                          FMA(wa[i][1], MUL(a[i][1], b[i][1]), MUL(wa[i][0], MUL(a[i][0], b[i][0]))))
+                    : MUL(w[i], FMA(a[i][2], b[i][2], FMA(a[i][1], b[i][1], MUL(a[i][0], b[i][0]))));
+#else
+        KT xx = MUL(a[i][0], b[i][0]), yy = MUL(a[i][1], b[i][1]), zz = MUL(a[i][2], b[i][2]);
+        s[i] = axes ? ADD(ADD(MUL(wa[i][0], xx), MUL(wa[i][1], yy)), MUL(wa[i][2], zz))
+                    : MUL(w[i], ADD(ADD(xx, yy), zz));
+#endif
+    }
+    return ADD(ADD(s[0], s[1]), ADD(s[2], s[3]));
+}
+
 // sum_i g_i . (x_i - x_prev,i): the constraint's rate over the substep, for damping. g_3 is
 // held with its sign flipped, so its term is subtracted (exact: rounding is symmetric).
 K_INLINE KT K_(rate)(KT g[4][3], KT x[4][3], KT xp[4][3]) {
@@ -165,10 +202,30 @@ K_INLINE void K_(apply)(KT x[4][3], KT g[4][3], const KT w[4], KT wa[4][3], bool
     }
 }
 
+// x_i += W_i (g_i a + c_i b): the two corrections summed before they meet x, so where they
+// cancel (a body at rest) x keeps its bits instead of taking two roundings at its own scale.
+K_INLINE void K_(applyPair)(KT x[4][3], KT g[4][3], KT c[4][3], const KT w[4], KT wa[4][3], bool axes, KT a,
+                            KT b) {
+    K_UNROLL
+    for (int i = 0; i < 4; ++i) {
+        K_UNROLL
+        for (int j = 0; j < 3; ++j) {
+#if defined(K_FUSED)
+            KT d = FMA(c[i][j], b, MUL(g[i][j], a));
+            KT f = axes ? wa[i][j] : w[i];
+            x[i][j] = i == 3 ? FNMA(d, f, x[i][j]) : FMA(d, f, x[i][j]);
+#else
+            KT d = MUL(ADD(MUL(g[i][j], a), MUL(c[i][j], b)), axes ? wa[i][j] : w[i]);
+            x[i][j] = i == 3 ? SUB(x[i][j], d) : ADD(x[i][j], d);
+#endif
+        }
+    }
+}
+
 // The call's constants, splat once per call.
 typedef struct K_(Consts) {
     KT zero, one, invH2, invH, minRs, minR2, minDen, sixOverMu, sixOverLambda, gamma;
-    bool uniform, axes, damped, load, store;
+    bool uniform, axes, damped, load, store, coupled;
 } K_(Consts);
 
 // The neighbour of a positive finite x in KR, up (dir 1) or down (dir -1): its bits plus dir.
@@ -217,14 +274,18 @@ static inline void K_(consts)(const icXpbdKernelArgs *args, K_(Consts) *k) {
     k->damped = args->xPrev != NULL && args->beta != NULL;
     k->load = args->loadLambda;
     k->store = args->storeLambda;
+    k->coupled = args->coupled;
 }
 
 // What a call does besides the plain case, as compile-time constants in the specialised
 // loops (K_DISPATCH_ below): the compiler then drops what a sweep does not need.
 //   uniform: alphas from det Q;  axes: per-axis inverse masses;  damped: beta and x_prev;
-//   load: multipliers read (else zero);  store: multipliers written.
-#define K_FLAGS_ const bool uniform, const bool axes, const bool damped, const bool load, const bool store
-#define K_FLAGS_PASS_ uniform, axes, damped, load, store
+//   load: multipliers read (else zero);  store: multipliers written;
+//   coupled: both multipliers from one 2x2 solve (else deviatoric, then hydrostatic).
+#define K_FLAGS_                                                                                   \
+    const bool uniform, const bool axes, const bool damped, const bool load, const bool store,     \
+        const bool coupled
+#define K_FLAGS_PASS_ uniform, axes, damped, load, store, coupled
 
 // Where the lanes of one value live: one place, or (K_PAIR: a pair of base values, the two
 // halves of a block's lanes) one per half.
@@ -260,6 +321,99 @@ K_INLINE void K_(at)(const icXpbdKernelArgs *args, K_(At) *at, int h, int b, int
     at->rows[h] = (const KR *)(args->blocks + (size_t)rb * args->blockBytes + 4 * sizeof(unsigned) * KB) + o;
     at->lambda[h] = (KR *)args->lambda + (size_t)b * 2 * KB + o;
     at->beta[h] = damped ? (const KR *)args->beta + (size_t)b * KB + o : NULL;
+}
+
+// a b + c and c - a b: fused in the float kernel, two roundings in the double one.
+#if defined(K_FUSED)
+#define K_MA_(a, b, c) FMA(a, b, c)
+#define K_NMA_(a, b, c) FNMA(a, b, c)
+#define K_MS_(a, b, c) FMS(a, b, c)
+#else
+#define K_MA_(a, b, c) ADD(MUL(a, b), c)
+#define K_NMA_(a, b, c) SUB(c, MUL(a, b))
+#define K_MS_(a, b, c) SUB(MUL(a, b), c)
+#endif
+
+// The coupled projection: both constraints of a tet from one 2x2 solve at the same positions,
+// the pair form of eq. 19 (seed 000) with XPBD damping (Macklin et al. 2016, eq. 26). With
+// G = F Q^T (grad C_D = G / r), hydrostatic gradients s c (N form: s = det Q, c the face
+// normals; F form: s = 1, c = cof F Q^T), S_ab = sum_i a_i^T W_i b_i, p = 1 + gd and unknowns
+// c_D = dlambda_D / r and dlambda_H, the system (first row times r) is
+//   [p_D S_GG + a~_D r^2   p_D s S_Gc          ] [c_D      ]   [-r^2 - a~_D lambda_D r - gd_D G.dx]
+//   [p_H s S_Gc            p_H s^2 S_cc + a~_H] [dlambda_H] = [-C_H - a~_H lambda_H - gd_H s c.dx ]
+// and dx_i = W_i (G_i c_D + s c_i dlambda_H). At F = I the two gradients are parallel and the
+// solution moves nothing: the pair is rest stable (seed 000, sec. 3.3), which the sequential
+// order is only up to O(h^2). Near rest the matrix is nearly singular in its stiff part, so its
+// determinant is not taken as M11 M22 - M12 M21 (float would lose the digits that matter) but
+//   det = p_D p_H s^2 S_GG S_pp + p_D S_GG a~_H + a~_D r^2 M22,
+// with S_GG S_pp = S_GG S_cc - S_Gc^2 the Gram determinant from c's part across G,
+// c_perp = c - (S_Gc / S_GG) G, whose rounding error is second order. Returns how many lanes
+// could not be projected (det too small: nothing movable).
+__attribute__((always_inline)) static inline int
+K_(pair)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4][3], const K_(At) *at,
+         const KT *rows, KT detQ, KT alphaD, KT alphaH, KT gamma, KT gdD, KT gdH, K_FLAGS_) {
+    (void)uniform;
+    (void)coupled;
+    const KT zero = k->zero, one = k->one;
+    KT e[3][3], g[4][3], c[4][3];
+    K_(edges)(x, e);
+#if defined(K_FORM_F)
+    (void)detQ;
+    KT F[9], P[9];
+    K_(deformation)(e, rows, F);
+    KT r2 = K_(normSquared)(F);
+    K_(gradients)(F, rows, g);
+    KT C = SUB(K_(cofactor)(F, P), gamma);
+    K_(gradients)(P, rows, c);
+#define K_S_(v) (v)
+#else
+    KT r2 = K_(deviatoric)(e, rows, g);
+    KT C = FMS(K_(hydrostatic)(e, c), detQ, gamma);
+#define K_S_(v) MUL(detQ, v)
+#endif
+    const bool needR = load || store;
+    KT r = needR ? KOP(Sqrt)(r2) : zero;
+    KM gradOk = needR ? KOP(Ge)(r, k->minRs) : KOP(Ge)(r2, k->minR2); // below it G counts as zero
+    KT SGG = KOP(Select)(gradOk, K_(weighted)(g, w, wa, axes), zero);
+    KT SGc = KOP(Select)(gradOk, K_(weightedDot)(g, c, w, wa, axes), zero);
+    KT t = KOP(Select)(KOP(Gt)(SGG, zero), KOP(Div)(SGc, SGG), zero);
+    KT perp[4][3];
+    K_UNROLL
+    for (int i = 0; i < 4; ++i)
+        K_UNROLL
+        for (int a = 0; a < 3; ++a) perp[i][a] = K_NMA_(t, g[i][a], c[i][a]);
+    KT ssCC = K_S_(K_S_(K_(weighted)(c, w, wa, axes)));
+    KT ssPP = K_S_(K_S_(K_(weighted)(perp, w, wa, axes)));
+    KT sGc = K_S_(SGc);
+    KT aD = MUL(alphaD, k->invH2), aH = MUL(alphaH, k->invH2);
+    KT lambdaD = load ? K_LD_(at->lambda, 0) : zero, lambdaH = load ? K_LD_(at->lambda, KB) : zero;
+    KT b1 = load ? K_NMA_(MUL(aD, lambdaD), r, KOP(Neg)(r2)) : KOP(Neg)(r2);
+    KT b2 = load ? K_NMA_(aH, lambdaH, KOP(Neg)(C)) : KOP(Neg)(C);
+    KT pD = one, pH = one;
+    if (damped) {
+        b1 = K_NMA_(gdD, KOP(Select)(gradOk, K_(rate)(g, x, xp), zero), b1);
+        b2 = K_NMA_(gdH, K_S_(K_(rate)(c, x, xp)), b2);
+        pD = ADD(one, gdD);
+        pH = ADD(one, gdH);
+    }
+    KT pSGG = damped ? MUL(pD, SGG) : SGG;
+    KT m11 = K_MA_(aD, r2, pSGG);
+    KT m12 = damped ? MUL(pD, sGc) : sGc;
+    KT m21 = damped ? MUL(pH, sGc) : sGc;
+    KT m22 = damped ? K_MA_(pH, ssCC, aH) : ADD(ssCC, aH);
+    KT gram = MUL(SGG, ssPP);
+    KT det = K_MA_(MUL(aD, r2), m22, K_MA_(pSGG, aH, damped ? MUL(MUL(pD, pH), gram) : gram));
+    KM ok = KOP(Gt)(det, MUL(k->minDen, r2));
+    KT inv = KOP(Div)(one, det);
+    KT cD = KOP(Select)(ok, MUL(K_MS_(b1, m22, MUL(m12, b2)), inv), zero);
+    KT dH = KOP(Select)(ok, MUL(K_MS_(m11, b2, MUL(m21, b1)), inv), zero);
+    K_(applyPair)(x, g, c, w, wa, axes, KOP(Select)(gradOk, cD, zero), K_S_(dH));
+    if (store) {
+        K_ST_(at->lambda, 0, K_MA_(cD, r, lambdaD));
+        K_ST_(at->lambda, KB, ADD(lambdaH, dH));
+    }
+#undef K_S_
+    return K_COUNT_(ok);
 }
 
 // Both constraints of the lanes of one value (at), at positions x, which it updates. Returns
@@ -299,6 +453,11 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
         gdD = MUL(alphaD, betaInvH);
         gdH = MUL(alphaH, betaInvH);
     }
+#if defined(K_FORM_F)
+    if (coupled) return K_(pair)(k, x, w, wa, xp, at, q, detQ, alphaD, alphaH, gamma, gdD, gdH, K_FLAGS_PASS_);
+#else
+    if (coupled) return K_(pair)(k, x, w, wa, xp, at, n, detQ, alphaD, alphaH, gamma, gdD, gdH, K_FLAGS_PASS_);
+#endif
     KT e[3][3], g[4][3];
 
     // Deviatoric, C_D = r = |F|. With G = F Q^T (= Ds N) the unnormalised gradient and
@@ -313,9 +472,7 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
 #if defined(K_FORM_F)
     KT F[9];
     K_(deformation)(e, q, F);
-    KT r2 = ADD(ADD(ADD(MUL(F[0], F[0]), MUL(F[1], F[1])), ADD(MUL(F[2], F[2]), MUL(F[3], F[3]))),
-                ADD(ADD(MUL(F[4], F[4]), MUL(F[5], F[5])),
-                    ADD(ADD(MUL(F[6], F[6]), MUL(F[7], F[7])), MUL(F[8], F[8]))));
+    KT r2 = K_(normSquared)(F);
     K_(gradients)(F, q, g);
 #else
     KT r2 = K_(deviatoric)(e, n, g);
@@ -350,14 +507,7 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
     // The reference's arithmetic: F, cof F (seed 001, eq. 3), grad = cof F Q^T.
     K_(deformation)(e, q, F);
     KT P[9];
-    K_UNROLL
-    for (int j = 0; j < 3; ++j) { // column j of cof F = f_(j+1) x f_(j+2)
-        int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-        P[j] = SUB(MUL(F[3 + j1], F[6 + j2]), MUL(F[6 + j1], F[3 + j2]));
-        P[3 + j] = SUB(MUL(F[6 + j1], F[j2]), MUL(F[j1], F[6 + j2]));
-        P[6 + j] = SUB(MUL(F[j1], F[3 + j2]), MUL(F[3 + j1], F[j2]));
-    }
-    KT C = SUB(ADD(ADD(MUL(F[0], P[0]), MUL(F[3], P[3])), MUL(F[6], P[6])), gamma);
+    KT C = SUB(K_(cofactor)(F, P), gamma);
     K_(gradients)(P, q, g);
     S = K_(weighted)(g, w, wa, axes);
 #else
@@ -570,16 +720,22 @@ __attribute__((always_inline)) static inline int K_(cells)(const icXpbdKernelArg
 }
 
 // The usual sweeps (one material, no per-axis masses, no damping; multipliers zero and not
-// kept, zero and kept, or read and kept) get loops of their own; anything else the general one.
+// kept, zero and kept, or read and kept; coupled or sequential) get loops of their own;
+// anything else the general one.
 // call(usual, flags...): usual says which.
 #define K_DISPATCH_(call)                                                                                   \
     do {                                                                                                    \
-        if (k.uniform && !k.axes && !k.damped) {                                                            \
-            if (!k.load && !k.store) return call(true, true, false, false, false, false);                   \
-            if (!k.load) return call(true, true, false, false, false, true);                                \
-            if (k.store) return call(true, true, false, false, true, true);                                 \
+        if (k.uniform && !k.axes && !k.damped && k.coupled) {                                               \
+            if (!k.load && !k.store) return call(true, true, false, false, false, false, true);             \
+            if (!k.load) return call(true, true, false, false, false, true, true);                          \
+            if (k.store) return call(true, true, false, false, true, true, true);                           \
         }                                                                                                   \
-        return call(false, k.uniform, k.axes, k.damped, k.load, k.store);                                   \
+        if (k.uniform && !k.axes && !k.damped && !k.coupled) {                                              \
+            if (!k.load && !k.store) return call(true, true, false, false, false, false, false);            \
+            if (!k.load) return call(true, true, false, false, false, true, false);                         \
+            if (k.store) return call(true, true, false, false, true, true, false);                          \
+        }                                                                                                   \
+        return call(false, k.uniform, k.axes, k.damped, k.load, k.store, k.coupled);                        \
     } while (0)
 
 int K_NAME(const icXpbdKernelArgs *args, int blockStart, int blockEnd) {
@@ -602,6 +758,9 @@ int K_CELL_NAME(const icXpbdKernelArgs *args, const icXpbdCells *cells, int unit
 }
 
 #undef K_DISPATCH_
+#undef K_MA_
+#undef K_NMA_
+#undef K_MS_
 #undef K_KNOWN_
 #undef K_HALF_
 #undef K_LD_

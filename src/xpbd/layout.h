@@ -113,7 +113,7 @@ void icXpbdLayout_Destroy(icXpbdLayout *layout);
 /// True when layout was built for this model's current bodies and def.
 bool icXpbdLayout_Matches(const icXpbdLayout *layout, const icModel *model);
 
-/// The step can sweep in the packed layout (sequential projection, layout current).
+/// The step can sweep in the packed layout (layout current; either projection).
 bool icXpbd_PackedUsable(const icModel *model);
 /// Float origins (the origin vertices' positions in xStart, vertexCount x 3); zero in double.
 void icXpbd_SetOrigins(const icModel *model, const icReal *xStart, icReal *origin);

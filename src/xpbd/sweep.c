@@ -155,9 +155,7 @@ static void zeroStateMultipliers(const icModel *model, icState *state) {
 // the state's at the end of the step.
 void icXpbd_ClearMultipliers(const icModel *model, icState *state) {
     icXpbdLayout *L = model->layout;
-    bool packed =
-        L && model->def.projection == IC_PROJECTION_SEQUENTIAL && icXpbdLayout_Matches(L, model);
-    if (!packed) {
+    if (!icXpbd_PackedUsable(model)) {
         zeroStateMultipliers(model, state);
         if (L) L->lambdaWhere = IC_XPBD_LAMBDA_STATE;
         return;
@@ -214,7 +212,7 @@ void icXpbd_SyncMultipliers(const icModel *model, icState *state) {
 
 bool icXpbd_PackedUsable(const icModel *model) {
     const icXpbdLayout *L = model->layout;
-    return model->def.projection == IC_PROJECTION_SEQUENTIAL && L && icXpbdLayout_Matches(L, model);
+    return L && icXpbdLayout_Matches(L, model);
 }
 
 void icXpbd_SetOrigins(const icModel *model, const icReal *xStart, icReal *origin) {
@@ -240,6 +238,7 @@ int icXpbd_SweepPacked(const icModel *model, icState *state, icReal h) {
     T.args = icXpbdLayout_KernelArgs(L);
     T.args.invH = 1.0 / h;
     T.args.invH2 = 1.0 / (h * h);
+    T.args.coupled = model->def.projection == IC_PROJECTION_COUPLED;
     T.args.loadLambda = !(known && L->lambdaWhere == IC_XPBD_LAMBDA_ZERO);
     // With one sweep per substep the multipliers only matter after the step's last sweep.
     T.args.storeLambda = T.args.loadLambda || model->def.iterations > 1 || L->sweepsLeft <= 1;

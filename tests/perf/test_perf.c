@@ -85,6 +85,7 @@ typedef struct icSceneOptions {
     icEnqueueTaskCallback *enqueue;
     icFinishTaskCallback *finish;
     int substeps; ///< 0: 8
+    bool sequential; ///< the paper's sequential projection instead of the coupled default
 } icSceneOptions;
 
 // A cantilever of a shuffled general mesh, one end clamped, falling under gravity; with
@@ -96,6 +97,7 @@ static icWorld *makeScene(const icSceneOptions *o) {
     def.simd = o->simd;
     def.workerCount = o->workers;
     def.colouring = o->colouring;
+    if (o->sequential) def.projection = IC_PROJECTION_SEQUENTIAL;
     def.enqueueTask = o->enqueue;
     def.finishTask = o->finish;
     icWorld *world = icCreateWorld(&def);
@@ -152,8 +154,9 @@ static uint64_t runScene(const icSceneOptions *o, int steps) {
 }
 
 // The cantilever under the cell scheme (cells of 5 or 6 tets by `split`) after 6 steps.
-static uint64_t runCells(icPrecision precision, icSimd simd, int split, int workers) {
+static uint64_t runCells(icPrecision precision, icSimd simd, int split, int workers, icProjection projection) {
     icWorldDef def = icDefaultWorldDef();
+    def.projection = projection;
     def.substeps = 8;
     def.colouring = IC_COLOURING_CELL;
     def.precision = precision;
@@ -182,37 +185,44 @@ static uint64_t checkWiderLevels(icSceneOptions o, const char *what) {
 
 IC_TEST(perf, simd_paths_agree_bitwise) {
     icSimd cpu = icXpbd_CpuSimd();
-    for (int p = 0; p < 2; ++p)
-        for (int extras = 0; extras < 2; ++extras) {
-            icSceneOptions o = {0, p ? IC_PRECISION_FLOAT : IC_PRECISION_DOUBLE, IC_SIMD_SCALAR, 1,
-                                IC_COLOURING_GREEDY, extras, 8, NULL, NULL, 0};
-            char what[32];
-            snprintf(what, sizeof what, "%s, extras %d", p ? "float" : "double", extras);
-            IC_REQUIRE(checkWiderLevels(o, what) != 0);
-            if (cpu < IC_SIMD_AVX512) printf("  this CPU has no AVX-512: compared up to level %d\n", (int)cpu);
-        }
-    for (int p = 0; p < 2; ++p)
-        for (int split = 5; split <= 6; ++split) {
-            icPrecision precision = p ? IC_PRECISION_FLOAT : IC_PRECISION_DOUBLE;
-            uint64_t scalar = runCells(precision, IC_SIMD_SCALAR, split, 1);
-            IC_REQUIRE(scalar != 0);
-            for (icSimd s = IC_SIMD_AVX2; s <= cpu; ++s)
-                IC_CHECK_MSG(runCells(precision, s, split, 1) == scalar, "cell scheme, split %d, %s: level %d differs",
-                             split, p ? "float" : "double", (int)s);
-            icXpbd_SetParallelGrain(1);
-            IC_CHECK_MSG(runCells(precision, IC_SIMD_AUTO, split, 2) == scalar, "cell scheme, 2 workers differ");
-            icXpbd_SetParallelGrain(24);
-        }
+    if (cpu < IC_SIMD_AVX512) printf("  this CPU has no AVX-512: compared up to level %d\n", (int)cpu);
+    // Both projections (coupled: the default; sequential: the paper's), both precisions.
+    for (int sequential = 0; sequential < 2; ++sequential) {
+        const char *projection = sequential ? "sequential" : "coupled";
+        for (int p = 0; p < 2; ++p)
+            for (int extras = 0; extras < 2; ++extras) {
+                icSceneOptions o = {0, p ? IC_PRECISION_FLOAT : IC_PRECISION_DOUBLE, IC_SIMD_SCALAR, 1,
+                                    IC_COLOURING_GREEDY, extras, 8, NULL, NULL, 0, sequential};
+                char what[48];
+                snprintf(what, sizeof what, "%s, %s, extras %d", projection, p ? "float" : "double", extras);
+                IC_REQUIRE(checkWiderLevels(o, what) != 0);
+            }
+        for (int p = 0; p < 2; ++p)
+            for (int split = 5; split <= 6; ++split) {
+                icPrecision precision = p ? IC_PRECISION_FLOAT : IC_PRECISION_DOUBLE;
+                icProjection mode = sequential ? IC_PROJECTION_SEQUENTIAL : IC_PROJECTION_COUPLED;
+                uint64_t scalar = runCells(precision, IC_SIMD_SCALAR, split, 1, mode);
+                IC_REQUIRE(scalar != 0);
+                for (icSimd s = IC_SIMD_AVX2; s <= cpu; ++s)
+                    IC_CHECK_MSG(runCells(precision, s, split, 1, mode) == scalar,
+                                 "cell scheme, %s, split %d, %s: level %d differs", projection, split,
+                                 p ? "float" : "double", (int)s);
+                icXpbd_SetParallelGrain(1);
+                IC_CHECK_MSG(runCells(precision, IC_SIMD_AUTO, split, 2, mode) == scalar,
+                             "cell scheme, %s: 2 workers differ", projection);
+                icXpbd_SetParallelGrain(24);
+            }
+    }
 }
 
 // The float kernels fuse multiply-adds. Below AVX2, a CPU without FMA runs them through the C
 // library's fmaf, which rounds once as the instruction does: the same bits (greedy with the
 // extras, the cell scheme; one lane and portable kernels).
 IC_TEST(perf, fmaf_calls_match_fma_instructions) {
-    icSceneOptions o = {0, IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 1, IC_COLOURING_GREEDY, true, 8, NULL, NULL, 0};
-    uint64_t fused = runScene(&o, 6), cells = runCells(IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 6, 1);
+    icSceneOptions o = {0, IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 1, IC_COLOURING_GREEDY, true, 8, NULL, NULL, 0, false};
+    uint64_t fused = runScene(&o, 6), cells = runCells(IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 6, 1, IC_PROJECTION_COUPLED);
     icXpbd_SetHardwareFma(false);
-    uint64_t library = runScene(&o, 6), libraryCells = runCells(IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 6, 1);
+    uint64_t library = runScene(&o, 6), libraryCells = runCells(IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 6, 1, IC_PROJECTION_COUPLED);
     icXpbd_SetHardwareFma(true);
     IC_REQUIRE(fused != 0 && cells != 0);
     IC_CHECK_MSG(library == fused, "greedy: fmaf calls differ from FMA instructions");
@@ -266,17 +276,24 @@ IC_TEST(perf, cell_kernel_matches_block_kernel) {
         void *x0 = malloc(xBytes), *x1 = malloc(xBytes), *l0 = malloc(lBytes), *l1 = malloc(lBytes);
         memcpy(x0, L->x, xBytes);
         memcpy(l0, L->lambda, lBytes);
-        int s1 = icXpbd_SelectKernel(IC_SIMD_SCALAR, def.precision, NULL)(&a, 0, L->blockCount);
-        memcpy(x1, L->x, xBytes);
-        memcpy(l1, L->lambda, lBytes);
-        static const icSimd levels[3] = {IC_SIMD_SCALAR, IC_SIMD_AVX2, IC_SIMD_AVX512};
-        for (int v = 0; v < 3; ++v) { // a level this CPU lacks runs the next narrower one
+        for (int coupled = 0; coupled < 2; ++coupled) { // both projections
+            a.coupled = coupled;
             memcpy(L->x, x0, xBytes);
             memcpy(L->lambda, l0, lBytes);
-            int s2 = icXpbd_SelectCellKernel(levels[v], def.precision)(&a, &units, 0, L->unitCount);
-            IC_CHECK_MSG(memcmp(x1, L->x, xBytes) == 0 && memcmp(l1, L->lambda, lBytes) == 0,
-                         "split %d, %s, level %d: cell kernel differs", split, p % 2 ? "float" : "double", v);
-            IC_CHECK_INT(s1, s2);
+            int s1 = icXpbd_SelectKernel(IC_SIMD_SCALAR, def.precision, NULL)(&a, 0, L->blockCount);
+            memcpy(x1, L->x, xBytes);
+            memcpy(l1, L->lambda, lBytes);
+            IC_CHECK_MSG(memcmp(x0, x1, xBytes) != 0, "the sweep moved nothing");
+            static const icSimd levels[3] = {IC_SIMD_SCALAR, IC_SIMD_AVX2, IC_SIMD_AVX512};
+            for (int v = 0; v < 3; ++v) { // a level this CPU lacks runs the next narrower one
+                memcpy(L->x, x0, xBytes);
+                memcpy(L->lambda, l0, lBytes);
+                int s2 = icXpbd_SelectCellKernel(levels[v], def.precision)(&a, &units, 0, L->unitCount);
+                IC_CHECK_MSG(memcmp(x1, L->x, xBytes) == 0 && memcmp(l1, L->lambda, lBytes) == 0,
+                             "split %d, %s, %s, level %d: cell kernel differs", split, p % 2 ? "float" : "double",
+                             coupled ? "coupled" : "sequential", v);
+                IC_CHECK_INT(s1, s2);
+            }
         }
         free(x0);
         free(x1);
@@ -332,7 +349,7 @@ IC_TEST(perf, same_bits_for_any_worker_count) {
     icXpbd_SetParallelGrain(1); // hand out even the small colours of these small meshes
     for (int p = 0; p < 2; ++p) {
         icSceneOptions o = {0, p ? IC_PRECISION_FLOAT : IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1,
-                            IC_COLOURING_GREEDY, true, 8, NULL, NULL, 0};
+                            IC_COLOURING_GREEDY, true, 8, NULL, NULL, 0, false};
         uint64_t one = runScene(&o, 6);
         IC_REQUIRE(one != 0);
         o.workers = 2;
@@ -389,7 +406,7 @@ static void checkSlabbedScene(icSceneOptions o, int chunks) {
 IC_TEST(perf, large_mesh_chunks_same_bits) {
     // Above IC_LAYOUT_CHUNKED_ABOVE tets the sweep runs chunks in phases: this bar (92 x 23 x 23
     // cells) is cut across its length into slabs, a multiple of 8 of them, in two phases.
-    icSceneOptions o = {0, IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY, false, 46, NULL, NULL, 0};
+    icSceneOptions o = {0, IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY, false, 46, NULL, NULL, 0, false};
     checkSlabbedScene(o, 0);
 }
 
@@ -398,14 +415,14 @@ IC_TEST(perf, pair_scheme_in_slabs_same_bits) {
     // the 12,288-tet bar in 4 slabs of 2 phases keeps the layout invariants (every tet once,
     // lanes of a colour and chunks of a phase independent) and the same bits for 1-3 workers.
     icSceneOptions o = {
-        0, IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1, IC_COLOURING_PAIRS, false, 16, NULL, NULL, 0};
+        0, IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1, IC_COLOURING_PAIRS, false, 16, NULL, NULL, 0, false};
     checkSlabbedScene(o, 4);
 }
 
 IC_TEST(perf, small_mesh_slabs_same_bits) {
     // From IC_LAYOUT_SMALL_SLABS_ABOVE tets a greedy body is cut into 4 slabs in 2 phases:
     // this bar of 32 x 8 x 8 cells (12,288 tets).
-    icSceneOptions o = {0, IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY, false, 16, NULL, NULL, 0};
+    icSceneOptions o = {0, IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY, false, 16, NULL, NULL, 0, false};
     checkSlabbedScene(o, 4);
     // A plate 2 cells thick along its longest axis (24,300 tets) cannot have 4 slabs: one
     // chunk whose colours the workers share. The cell scheme shares its 8 colours as well.
@@ -529,7 +546,7 @@ static double maxDifference(const icWorld *a, const icWorld *b) {
 IC_TEST(perf, float_stays_near_double) {
     // A stiff cantilever (1 m long) bends under gravity and swings: 100 steps of 8 substeps,
     // with the damped, partly held second body bouncing on the plane.
-    icSceneOptions o = {1e6, IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY, true, 8, NULL, NULL, 0};
+    icSceneOptions o = {1e6, IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_GREEDY, true, 8, NULL, NULL, 0, false};
     icWorld *d = makeScene(&o);
     o.precision = IC_PRECISION_FLOAT;
     icWorld *f = makeScene(&o);
@@ -600,7 +617,7 @@ static void checkLayout(const icModel *m, const icXpbdLayout *L) {
 IC_TEST(perf, layout_round_trips_the_user_order) {
     for (int p = 0; p < 2; ++p) {
         icSceneOptions o = {0, p ? IC_PRECISION_FLOAT : IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1,
-                            IC_COLOURING_GREEDY, true, 8, NULL, NULL, 0};
+                            IC_COLOURING_GREEDY, true, 8, NULL, NULL, 0, false};
         icWorld *world = makeScene(&o);
         IC_REQUIRE(world);
         icModel *m = icWorld_Model(world);
@@ -710,7 +727,7 @@ IC_TEST(perf, cell_scheme) {
     for (int k = 0; k < 3; ++k) icDestroyWorld(w[k]);
     icXpbd_SetParallelGrain(24);
     // Without cell data the scheme falls back to greedy colours.
-    icSceneOptions o = {0, IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_CELL, false, 4, NULL, NULL, 0};
+    icSceneOptions o = {0, IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 1, IC_COLOURING_CELL, false, 4, NULL, NULL, 0, false};
     icWorld *general = makeScene(&o);
     IC_REQUIRE(general);
     icWorld_Step(general, 1.0 / 60.0, NULL);
@@ -725,7 +742,7 @@ IC_TEST(perf, pair_scheme) {
     // a plane), and after 60 steps the cantilever is within 2 % of its sag of the greedy order's.
     // 32 substeps: at 8 this stiff bar is far from converged (it gains 9 % volume) and any
     // change of order moves the iterate by percents; resolved, both orders agree.
-    icSceneOptions o = {1e6, IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1, IC_COLOURING_PAIRS, false, 12, NULL, NULL, 32};
+    icSceneOptions o = {1e6, IC_PRECISION_FLOAT, IC_SIMD_AUTO, 1, IC_COLOURING_PAIRS, false, 12, NULL, NULL, 32, false};
     icWorld *pairs = makeScene(&o);
     o.colouring = IC_COLOURING_GREEDY;
     icWorld *greedy = makeScene(&o);
@@ -756,7 +773,7 @@ IC_TEST(perf, pair_scheme) {
     icXpbd_SetParallelGrain(1);
     for (int p = 0; p < 2; ++p) {
         icSceneOptions e = {0, p ? IC_PRECISION_FLOAT : IC_PRECISION_DOUBLE, IC_SIMD_SCALAR, 1,
-                            IC_COLOURING_PAIRS, true, 12, NULL, NULL, 0};
+                            IC_COLOURING_PAIRS, true, 12, NULL, NULL, 0, false};
         uint64_t scalar = checkWiderLevels(e, p ? "pairs, float" : "pairs, double");
         IC_REQUIRE(scalar != 0);
         e.simd = IC_SIMD_AUTO;

@@ -81,7 +81,9 @@ static void checkWorld(icWorld *world, const char *what) {
     memcpy(x0, L->x, xBytes);
     // At rest size, then around the bound r = IC_XPBD_MIN_RS on both sides.
     static const double scales[6] = {1, 0.5, 0.9, 1, 1.1, 2};
-    for (int si = 0; si < 6; ++si) {
+    for (int pair = 0; pair < 12; ++pair) { // both projections, each at every scale
+        int si = pair % 6;
+        a.coupled = pair >= 6;
         memcpy(L->x, x0, xBytes);
         if (si > 0) shrink(L, scales[si] * IC_XPBD_MIN_RS / sqrt(3.0)); // F ~ scale I
         void *start = malloc(xBytes);
@@ -100,8 +102,9 @@ static void checkWorld(icWorld *world, const char *what) {
                     skippedKept = skipped;
                     continue;
                 }
-                IC_CHECK_MSG(memcmp(expected, L->x, xBytes) == 0, "%s, scale %g: %s kernel, store %d moved vertices "
-                             "differently", what, scales[si], kernels[k].name, store);
+                IC_CHECK_MSG(memcmp(expected, L->x, xBytes) == 0, "%s, %s, scale %g: %s kernel, store %d moved "
+                             "vertices differently", what, a.coupled ? "coupled" : "sequential", scales[si],
+                             kernels[k].name, store);
                 IC_CHECK_INT(skipped, skippedKept);
                 if (store)
                     IC_CHECK_MSG(memcmp(lambdaKept, L->lambda, lBytes) == 0, "%s: %s kernel's multipliers differ",
