@@ -376,6 +376,17 @@ typedef struct productPass {
     icReal *out;
 } productPass;
 
+// The elastic tangent's block rows sum to zero (every tet's energy is translation invariant), so
+// (K w)_r = sum over c != r of B_rc (w_c - w_r): the product skips the stored diagonal block and
+// takes every w relative to w_r. A uniform w then gives exactly zero, where the float-rounded
+// blocks of the plain product (rows no longer summing to zero) let a body in uniform motion lose
+// speed and pick up a spin. The diagonal block stays stored for the preconditioner. Returns the
+// first upper block of row r that is not its diagonal.
+static inline int firstOffDiagonal(const int *rowStart, const int *col, int r) {
+    int k = rowStart[r];
+    return k < rowStart[r + 1] && col[k] == r ? k + 1 : k;
+}
+
 static void productTask(int start, int end, int worker, void *context) {
     (void)worker;
     const productPass *pass = context;
@@ -386,26 +397,28 @@ static void productTask(int start, int end, int worker, void *context) {
     const icReal *w = pass->w, *mass = pass->model->mass;
     const icReal sk = pass->stiffnessScale, sm = pass->massScale;
     for (int r = start; r < end; ++r) {
+        const icReal *wr = w + 3 * (size_t)r;
         // Transposed blocks: (B^T x)_i = column i of B . x, each product summed on its own
         // over the blocks (a[i][j] collects b[3 i + j] x_j), then y_i = (a_i0 + a_i1) + a_i2.
+        // Every x is taken relative to this row's w_r (see firstOffDiagonal).
         icReal a[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
         for (int k = lowerStart[r]; k < lowerStart[r + 1]; ++k) {
             const float *b = values + 9 * (size_t)lower[k];
             const icReal *xc = w + 3 * (size_t)lowerRow[k];
             for (int i = 0; i < 3; ++i)
-                for (int j = 0; j < 3; ++j) a[i][j] += (double)b[3 * i + j] * xc[j];
+                for (int j = 0; j < 3; ++j) a[i][j] += (double)b[3 * i + j] * (xc[j] - wr[j]);
         }
         icReal y0 = (a[0][0] + a[0][1]) + a[0][2];
         icReal y1 = (a[1][0] + a[1][1]) + a[1][2];
         icReal y2 = (a[2][0] + a[2][1]) + a[2][2];
-        for (int k = rowStart[r]; k < rowStart[r + 1]; ++k) {
+        for (int k = firstOffDiagonal(rowStart, col, r); k < rowStart[r + 1]; ++k) {
             const float *b = values + 9 * (size_t)k;
             const icReal *xc = w + 3 * (size_t)col[k];
-            y0 += (double)b[0] * xc[0] + (double)b[3] * xc[1] + (double)b[6] * xc[2];
-            y1 += (double)b[1] * xc[0] + (double)b[4] * xc[1] + (double)b[7] * xc[2];
-            y2 += (double)b[2] * xc[0] + (double)b[5] * xc[1] + (double)b[8] * xc[2];
+            icReal d0 = xc[0] - wr[0], d1 = xc[1] - wr[1], d2 = xc[2] - wr[2];
+            y0 += (double)b[0] * d0 + (double)b[3] * d1 + (double)b[6] * d2;
+            y1 += (double)b[1] * d0 + (double)b[4] * d1 + (double)b[7] * d2;
+            y2 += (double)b[2] * d0 + (double)b[5] * d1 + (double)b[8] * d2;
         }
-        const icReal *wr = w + 3 * (size_t)r;
         icReal m = sm * mass[r];
         icReal *o = pass->out + 3 * (size_t)r;
         o[0] = sk * y0 + m * wr[0];
@@ -434,11 +447,12 @@ __attribute__((target("avx2"))) static void productTaskAvx2(int start, int end, 
     const icReal *w = pass->w, *mass = pass->model->mass;
     const icReal sk = pass->stiffnessScale, sm = pass->massScale;
     for (int r = start; r < end; ++r) {
+        const icReal *wr = w + 3 * (size_t)r;
         __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
         for (int k = lowerStart[r]; k < lowerStart[r + 1]; ++k) {
             const float *b = values + 9 * (size_t)lower[k];
             const icReal *xc = w + 3 * (size_t)lowerRow[k];
-            __m256d x = _mm256_setr_pd(xc[0], xc[1], xc[2], 0);
+            __m256d x = _mm256_setr_pd(xc[0] - wr[0], xc[1] - wr[1], xc[2] - wr[2], 0);
             a0 = _mm256_add_pd(a0, _mm256_mul_pd(loadBlockColumn(b), x));
             a1 = _mm256_add_pd(a1, _mm256_mul_pd(loadBlockColumn(b + 3), x));
             a2 = _mm256_add_pd(a2, _mm256_mul_pd(loadBlockColumn(b + 6), x));
@@ -449,18 +463,17 @@ __attribute__((target("avx2"))) static void productTaskAvx2(int start, int end, 
         _mm256_storeu_pd(l2, a2);
         __m256d y = _mm256_setr_pd((l0[0] + l0[1]) + l0[2], (l1[0] + l1[1]) + l1[2],
                                    (l2[0] + l2[1]) + l2[2], 0);
-        for (int k = rowStart[r]; k < rowStart[r + 1]; ++k) {
+        for (int k = firstOffDiagonal(rowStart, col, r); k < rowStart[r + 1]; ++k) {
             const float *b = values + 9 * (size_t)k;
             const icReal *xc = w + 3 * (size_t)col[k];
-            __m256d c0 = _mm256_mul_pd(loadBlockColumn(b), _mm256_broadcast_sd(xc));
-            __m256d c1 = _mm256_mul_pd(loadBlockColumn(b + 3), _mm256_broadcast_sd(xc + 1));
-            __m256d c2 = _mm256_mul_pd(loadBlockColumn(b + 6), _mm256_broadcast_sd(xc + 2));
+            __m256d c0 = _mm256_mul_pd(loadBlockColumn(b), _mm256_set1_pd(xc[0] - wr[0]));
+            __m256d c1 = _mm256_mul_pd(loadBlockColumn(b + 3), _mm256_set1_pd(xc[1] - wr[1]));
+            __m256d c2 = _mm256_mul_pd(loadBlockColumn(b + 6), _mm256_set1_pd(xc[2] - wr[2]));
             __m256d t = _mm256_add_pd(_mm256_add_pd(c0, c1), c2);
             y = _mm256_add_pd(y, t);
         }
         double yv[4];
         _mm256_storeu_pd(yv, y);
-        const icReal *wr = w + 3 * (size_t)r;
         icReal m = sm * mass[r];
         icReal *o = pass->out + 3 * (size_t)r;
         o[0] = sk * yv[0] + m * wr[0];

@@ -359,7 +359,8 @@ static void forceOperator(void *context, const icReal *x, icReal *y) {
 }
 
 // Linearised backward Euler over h from (x, v0): (M(1 + h a) + h^2 K) dv = h f(x) + h M g - h^2 K
-// v0 - h a M v0 on the free DOFs; out = v0 + dv (spec 3.1 step 1). Returns CG its.
+// v0 - h a M v0 on the free DOFs; out = v0 + dv (spec 3.1 step 1). Returns CG its. c->f is
+// left holding the elastic right side (scratch from here on).
 static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icReal *v0, icReal h,
                             icVec3 gravity, bool stiffness, icReal *out) {
     int n = c->n;
@@ -380,12 +381,25 @@ static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icR
         return 0;
     }
     forceOp op = {&c->fem, mass, 1 + h * a, h * h, NULL};
+    // The mass alone answers gravity and mass damping: dv0 = h (g - a v0) / (1 + h a) per free
+    // DOF. CG solves only for what the elastic forces add, A ddv = h f - h^2 K (v0 + dv0), so a
+    // body in free fall or uniform motion (f = 0, K of a uniform velocity = 0) gets exactly
+    // dv0 whatever the CG tolerance: the tolerance applies to the elastic response instead of
+    // being spent on gravity, and translation invariance holds to rounding.
+    for (int v = 0; v < n; ++v)
+        for (int i = 0; i < 3; ++i) {
+            int k = 3 * v + i;
+            out[k] = v0[k] + (c->mask[k] ? h * (icVec3_Get(gravity, i) - a * v0[k]) / (1 + h * a) : 0.0);
+        }
+    icFem_TangentProduct(&c->fem, 1, 0, out, c->dv);
+    // The whole right side b (from dv = 0) as well: constrainedHalfStep reuses it.
     icFem_TangentProduct(&c->fem, 1, 0, v0, c->b);
     for (int v = 0; v < n; ++v)
         for (int i = 0; i < 3; ++i) {
             int k = 3 * v + i;
             c->b[k] = h * c->f[k] + h * mass[v] * icVec3_Get(gravity, i) - h * h * c->b[k] -
                       h * a * mass[v] * v0[k];
+            c->f[k] = h * c->f[k] - h * h * c->dv[k]; // the elastic right side
         }
     icFem_TangentDiagonal(&c->fem, c->diagBlocks);
     for (int v = 0; v < n; ++v) {
@@ -396,8 +410,8 @@ static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icR
     icPreconditioner_Build(IC_PRECONDITIONER_BLOCK_JACOBI, n, c->diagBlocks, c->mask, c->precond);
     icCGStats cs;
     int it = icCG(3 * n, forceOperator, &op, IC_PRECONDITIONER_BLOCK_JACOBI, c->precond, c->mask,
-                  c->b, c->dv, c->def.cgTolerance, c->def.maxCGIterations, c->cgWork, &cs);
-    for (int k = 0; k < 3 * n; ++k) out[k] = v0[k] + (c->mask[k] ? c->dv[k] : 0.0);
+                  c->f, c->dv, c->def.cgTolerance, c->def.maxCGIterations, c->cgWork, &cs);
+    for (int k = 0; k < 3 * n; ++k) out[k] += c->mask[k] ? c->dv[k] : 0.0;
     return it < 0 ? 0 : it;
 }
 
