@@ -123,6 +123,12 @@ typedef struct icWorldDef {
     icVec3 gravity;          ///< m/s^2; default (0, -9.81, 0)
     int substeps;            ///< XPBD substeps per step, >= 1; default 20
     int iterations;          ///< constraint sweeps per substep, >= 1; default 1
+    /// Adaptive substeps: a step takes more than `substeps` while the motion deforms some tet
+    /// faster than this strain per substep (|sym(F' F^-1)| h), counting contacts with planes
+    /// the step will make; the rigid part of the motion costs nothing. > 0; 0 = always
+    /// `substeps`. Default 0.2 (docs/scenes.md, "Adaptive substeps").
+    icReal maxSubstepStrain;
+    int maxSubsteps;         ///< at most this many substeps a step, >= 1; default 160
     icProjection projection; ///< default IC_PROJECTION_COUPLED
     bool restShift;          ///< gamma = 1 + mu/lambda (true, default) or gamma = 1 (false)
     int workerCount;         ///< threads of the parallel loops, >= 0; default 0 = automatic:
@@ -258,6 +264,8 @@ const icReal *icWorld_GetPositions(const icWorld *world);
 const icReal *icWorld_GetVelocities(const icWorld *world);
 /// Writable positions, e.g. to scramble a mesh; call before stepping.
 icReal *icWorld_GetPositionsMutable(icWorld *world);
+/// Velocities to edit between steps (vertexCount x 3, m/s): initial spins, impulses.
+icReal *icWorld_GetVelocitiesMutable(icWorld *world);
 icReal icWorld_GetTime(const icWorld *world);
 
 /// Advances the world's state by dt seconds (substeps x iterations per the def).

@@ -34,6 +34,10 @@
 //                                                     IC_ERR_UNSUPPORTED
 //     "substeps": 20,                                 XPBD substeps per frame, integer >= 1
 //     "iterations": 1,                                sweeps per substep, integer >= 1
+//     "max_substep_strain": 0.2,                      more substeps (up to max_substeps) while
+//                                                     a tet deforms faster than this strain per
+//                                                     substep, or a plane contact will; 0 = off
+//     "max_substeps": 160,                            integer >= 1
 //     "projection": "coupled",                        "coupled" | "sequential" (the paper's order)
 //     "rest_shift": true,                             gamma = 1 + mu/lambda (true) or 1
 //     "workers": 0,                                   threads, integer in [0, 1024]; 0 =
@@ -158,7 +162,8 @@ static icResult readXpbd(const icSceneReader *r, const cJSON *item, const char *
                          icSceneSolver *s) {
     static const char *const keys[] = {"type",       "substeps", "iterations", "projection",
                                        "rest_shift", "workers",  "mode",       "static",
-                                       "linear_damping", "precision", "simd", "colouring", NULL};
+                                       "linear_damping", "precision", "simd", "colouring",
+                                       "max_substep_strain", "max_substeps", NULL};
     static const char *const projections[] = {"sequential", "coupled"};
     // In icPrecision and icSimd order.
     static const char *const precisions[] = {"double", "float"};
@@ -172,6 +177,11 @@ static icResult readXpbd(const icSceneReader *r, const cJSON *item, const char *
         return e;
     if ((e = icSceneReader_Int(r, item, path, "iterations", 1, 2147483647, &def->iterations)) !=
         IC_OK)
+        return e;
+    if ((e = icSceneReader_Number(r, item, path, "max_substep_strain", IC_RANGE_NON_NEGATIVE,
+                                  &def->maxSubstepStrain)) != IC_OK)
+        return e;
+    if ((e = icSceneReader_Int(r, item, path, "max_substeps", 1, 2147483647, &def->maxSubsteps)) != IC_OK)
         return e;
     int projection = (int)def->projection;
     if ((e = icSceneReader_Enum(r, item, path, "projection", projections, 2, &projection)) !=

@@ -21,6 +21,11 @@ uint64_t icWorld_HashModel(const icWorld *world) {
     h = icHash_Vec3(h, d->gravity);
     h = icHash_Word(h, (uint64_t)d->substeps);
     h = icHash_Word(h, (uint64_t)d->iterations);
+    // Hashed only where it acts, so checkpoints of worlds with fixed substeps keep their hash.
+    if (d->solver == IC_SOLVER_XPBD && d->maxSubstepStrain > 0) {
+        h = icHash_Real(h, d->maxSubstepStrain);
+        h = icHash_Word(h, (uint64_t)d->maxSubsteps);
+    }
     h = icHash_Word(h, (uint64_t)d->projection);
     h = icHash_Word(h, (uint64_t)d->restShift);
     h = icHash_Real(h, d->linearDamping);

@@ -15,6 +15,8 @@ icWorldDef icDefaultWorldDef(void) {
     def.gravity = icVec3_Make(0, -9.81, 0);
     def.substeps = 20;
     def.iterations = 1;
+    def.maxSubstepStrain = 0.2;
+    def.maxSubsteps = 160;
     def.projection = IC_PROJECTION_COUPLED;
     def.restShift = true;
     def.workerCount = 0;
@@ -90,6 +92,7 @@ static bool worldDefIsValid(const icWorldDef *def) {
     return (def->solver == IC_SOLVER_XPBD || def->solver == IC_SOLVER_NEWTON ||
             def->solver == IC_SOLVER_INCOMPRESSIBLE) &&
            icVec3_IsFinite(def->gravity) && def->substeps >= 1 && def->iterations >= 1 &&
+           def->maxSubstepStrain >= 0 && isfinite(def->maxSubstepStrain) && def->maxSubsteps >= 1 &&
            def->workerCount >= 0 && def->linearDamping >= 0 && isfinite(def->linearDamping) &&
            (def->projection == IC_PROJECTION_SEQUENTIAL || def->projection == IC_PROJECTION_COUPLED) &&
            icHealthDef_IsValid(&def->health) &&
@@ -520,6 +523,7 @@ icResult icModel_UpdateColouring(icModel *model) {
         icResult r = icXpbdLayout_Create(model, &model->layout);
         if (r != IC_OK && r != IC_ERR_UNSUPPORTED) return r;
         model->colouringDirty = false;
+        icModel_MeasureBodies(model);
     }
     bool reference = !model->layout;
     if (reference && !model->colouring.colourStart) {
@@ -540,6 +544,7 @@ const icReal *icWorld_GetRestPositions(const icWorld *world) { return world->mod
 const icReal *icWorld_GetPositions(const icWorld *world) { return world->state->x; }
 const icReal *icWorld_GetVelocities(const icWorld *world) { return world->state->v; }
 icReal *icWorld_GetPositionsMutable(icWorld *world) { return world->state->x; }
+icReal *icWorld_GetVelocitiesMutable(icWorld *world) { return world->state->v; }
 icReal icWorld_GetTime(const icWorld *world) { return world->state->time; }
 
 void icWorld_AdvanceTime(icWorld *world, icReal dt) {

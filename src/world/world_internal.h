@@ -16,6 +16,9 @@ typedef struct icBodyRecord {
     icSoftBodyDef def;
     icReal mu, lambda; ///< Lamé parameters (lambda = +inf at nu = 0.5)
     int cellCounts[3]; ///< hex grid the mesh came from (icTetMesh.cellCounts), 0 when none
+    icReal meanEdge;   ///< mean edge of a regular tet of each tet's rest volume, m, and
+    icReal layers;     ///< the body's largest rest extent in those edges (adaptive substeps;
+                       ///< set with the colouring)
 } icBodyRecord;
 
 /// A pinned vertex's prescribed motion (shared by all vertices of one icPinDef).
@@ -127,6 +130,8 @@ icTetCensus icModel_TetCensus(const icModel *model, const icReal *x);
 icVec3 icModel_PinPosition(const icModel *model, int v, icReal t);
 /// Makes sure model->colouring is current (rebuilds after bodies were added).
 icResult icModel_UpdateColouring(icModel *model);
+/// Each body's meanEdge and layers (src/xpbd/adaptive_substeps.c).
+void icModel_MeasureBodies(icModel *model);
 /// Makes sure model->pool exists with the workers the def asks for; an automatic count is
 /// resolved from the tets now held, and the pool made again when bodies changed it (callers
 /// that keep the pointer take it again after this call). IC_ERR_OUT_OF_MEMORY.

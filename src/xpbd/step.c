@@ -117,7 +117,7 @@ icResult icXpbd_Step(icWorld *world, icState *s, icReal dt, icStepStats *stats) 
     }
     icResult r = icModel_UpdateColouring(m);
     if (r != IC_OK) return r;
-    int substeps = m->def.substeps, iterations = m->def.iterations;
+    int substeps = icXpbd_SubstepsFor(m, s, dt), iterations = m->def.iterations;
     icXpbd_BeginStep(m, substeps * iterations);
     icReal h = dt / substeps;
     // Collision candidates once per frame, constraints re-evaluated every substep.

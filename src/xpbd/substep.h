@@ -29,3 +29,7 @@ int icXpbd_RunPass(icWorld *world, icState *state, const icXpbdPass *pass);
 
 /// No position is NaN or infinite (checked on the workers).
 bool icXpbd_PositionsFinite(const icModel *model, const icState *state);
+/// The substeps of a step of dt from state s: def.substeps, raised (up to def.maxSubsteps)
+/// while the deformation rate exceeds def.maxSubstepStrain per substep
+/// (src/xpbd/adaptive_substeps.c).
+int icXpbd_SubstepsFor(const icModel *model, const icState *state, icReal dt);
