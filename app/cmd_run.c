@@ -281,6 +281,12 @@ static void printSummary(const icScene *scene, const icRunSummary *s, int frames
     printf("frames         %d of %d\n", s->frames, framesAsked);
     printf("mesh           %d vertices, %d tets\n", s->vertices, s->tets);
     if (sweep) printSweep(sweep);
+    icWorldDef def = icWorld_GetDef(scene->world);
+    if (sweep && scene->mode != IC_MODE_STATIC && def.maxSubstepStrain > 0 && s->frames > 0)
+        // Adaptive substeps (docs/scenes.md): how many the run took.
+        printf("substeps       %.1f a frame on average (%d to %d, adaptive)\n",
+               (double)s->sweepsTotal / ((double)s->frames * def.iterations), def.substeps,
+               def.maxSubsteps > def.substeps ? def.maxSubsteps : def.substeps);
     printf("time           %.3f ms/frame (solver), %.3f s in all\n", (double)s->msPerFrame,
            wallSeconds);
     char a[32], b[32], c[32];
