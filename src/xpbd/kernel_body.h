@@ -701,10 +701,12 @@ __attribute__((always_inline)) static inline int K_(cells)(const icXpbdKernelArg
             KT cx[8][3], cw[8], cwa[8][3], cxp[8][3];
             K_(gather)(k, args, corners + o, corners + o1, nc, cx, cw, cwa, cxp, axes, damped);
             if (nc == 5) {
-                K_UNROLL
-                for (int s = 0; s < 2; ++s)
-                    skipped += K_(cornerTet)(args, k, first, rows, s, o, o1, pairPattern[s], cx, cw, cwa, cxp,
-                                             K_FLAGS_PASS_);
+                // Written out rather than an unroll pragma: with both projections inlined,
+                // clang under the sanitizers gives up unrolling it (an error with -Werror).
+                skipped += K_(cornerTet)(args, k, first, rows, 0, o, o1, pairPattern[0], cx, cw, cwa, cxp,
+                                         K_FLAGS_PASS_);
+                skipped += K_(cornerTet)(args, k, first, rows, 1, o, o1, pairPattern[1], cx, cw, cwa, cxp,
+                                         K_FLAGS_PASS_);
             } else {
                 for (int s = 0; s < slots; ++s)
                     skipped += K_(cornerTet)(args, k, first, rows, s, o, o1, pattern + 4 * s, cx, cw, cwa, cxp,
