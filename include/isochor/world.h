@@ -44,7 +44,7 @@ typedef enum icSolverType {
 /// Per-tet projection order of the XPBD solver.
 typedef enum icProjection {
     IC_PROJECTION_SEQUENTIAL = 0, ///< deviatoric, then hydrostatic at the moved positions, as
-                                  ///< the paper (seed 000, Algorithm 1); rest stable only up to
+                                  ///< the paper (Macklin & Müller 2021, Algorithm 1); rest stable only up to
                                   ///< O(h^2), which grows with mesh resolution
     IC_PROJECTION_COUPLED,        ///< both multipliers of a tet from one 2x2 solve (default):
                                   ///< exactly rest stable, about the cost of the sequential one
@@ -318,7 +318,7 @@ icResult icWorld_SetHealthDef(icWorld *world, const icHealthDef *def);
 /// sweep goes greedy, and this says so.
 typedef struct icSweepInfo {
     bool packed;              ///< the packed, vectorised sweep (false: the reference sweep,
-                              ///< for IC_PROJECTION_COUPLED or a mesh too large for it)
+                              ///< for a mesh too large for it)
     icColouringScheme asked;  ///< the def's colouring
     icColouringScheme scheme; ///< the order that runs
     icSimd simd;              ///< the kernel width that runs (IC_SIMD_SCALAR: portable C)

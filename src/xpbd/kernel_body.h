@@ -95,7 +95,7 @@ K_INLINE KT K_(normSquared)(const KT F[9]) {
                ADD(ADD(MUL(F[4], F[4]), MUL(F[5], F[5])), ADD(ADD(MUL(F[6], F[6]), MUL(F[7], F[7])), MUL(F[8], F[8]))));
 }
 
-// P = cof F (column j = f_(j+1) x f_(j+2), seed 001, eq. 3); returns det F.
+// P = cof F (column j = f_(j+1) x f_(j+2), Macklin & Müller 2021 supplement, eq. 3); returns det F.
 K_INLINE KT K_(cofactor)(const KT F[9], KT P[9]) {
     K_UNROLL
     for (int j = 0; j < 3; ++j) {
@@ -335,14 +335,14 @@ K_INLINE void K_(at)(const icXpbdKernelArgs *args, K_(At) *at, int h, int b, int
 #endif
 
 // The coupled projection: both constraints of a tet from one 2x2 solve at the same positions,
-// the pair form of eq. 19 (seed 000) with XPBD damping (Macklin et al. 2016, eq. 26). With
+// the pair form of Macklin & Müller 2021, eq. 19, with XPBD damping (Macklin et al. 2016, eq. 26). With
 // G = F Q^T (grad C_D = G / r), hydrostatic gradients s c (N form: s = det Q, c the face
 // normals; F form: s = 1, c = cof F Q^T), S_ab = sum_i a_i^T W_i b_i, p = 1 + gd and unknowns
 // c_D = dlambda_D / r and dlambda_H, the system (first row times r) is
 //   [p_D S_GG + a~_D r^2   p_D s S_Gc          ] [c_D      ]   [-r^2 - a~_D lambda_D r - gd_D G.dx]
 //   [p_H s S_Gc            p_H s^2 S_cc + a~_H] [dlambda_H] = [-C_H - a~_H lambda_H - gd_H s c.dx ]
 // and dx_i = W_i (G_i c_D + s c_i dlambda_H). At F = I the two gradients are parallel and the
-// solution moves nothing: the pair is rest stable (seed 000, sec. 3.3), which the sequential
+// solution moves nothing: the pair is rest stable (Macklin & Müller 2021, sec. 3.3), which the sequential
 // order is only up to O(h^2). Near rest the matrix is nearly singular in its stiff part, so its
 // determinant is not taken as M11 M22 - M12 M21 (float would lose the digits that matter) but
 //   det = p_D p_H s^2 S_GG S_pp + p_D S_GG a~_H + a~_D r^2 M22,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The reference XPBD projection of one tet's deviatoric and hydrostatic constraints, and
-// the coloured Gauss-Seidel sweep over all tets in double, tet by tet (seed 000, eqs. 19-20
-// and Algorithm 1). The coupled projection runs here; the packed sweep (xpbd/sweep.c) is
-// the fast form of the sequential one.
+// the coloured Gauss-Seidel sweep over all tets in double, tet by tet (Macklin & Müller 2021,
+// eqs. 19-20 and Algorithm 1), for meshes too large for the packed sweep (xpbd/sweep.c), which
+// is the fast form of both projections.
 #include "world/world_internal.h"
 #include "xpbd/constraints.h"
 
