@@ -359,10 +359,11 @@ static void forceOperator(void *context, const icReal *x, icReal *y) {
 }
 
 // Linearised backward Euler over h from (x, v0): (M(1 + h a) + h^2 K) dv = h f(x) + h M g - h^2 K
-// v0 - h a M v0 on the free DOFs; out = v0 + dv (spec 3.1 step 1). Returns CG its. c->f is
-// left holding the elastic right side (scratch from here on).
+// v0 - h a M v0 on the free DOFs; out = v0 + dv (step 1 of Irving et al. 2007's scheme).
+// Returns CG its. c->f is left holding the elastic right side (scratch from here on); with
+// fullRhs, c->b holds the whole right side for constrainedHalfStep.
 static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icReal *v0, icReal h,
-                            icVec3 gravity, bool stiffness, icReal *out) {
+                            icVec3 gravity, bool stiffness, bool fullRhs, icReal *out) {
     int n = c->n;
     const icReal *mass = c->fem.mass;
     icReal a = c->def.massDamping;
@@ -392,15 +393,16 @@ static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icR
             out[k] = v0[k] + (c->mask[k] ? h * (icVec3_Get(gravity, i) - a * v0[k]) / (1 + h * a) : 0.0);
         }
     icFem_TangentProduct(&c->fem, 1, 0, out, c->dv);
-    // The whole right side b (from dv = 0) as well: constrainedHalfStep reuses it.
-    icFem_TangentProduct(&c->fem, 1, 0, v0, c->b);
-    for (int v = 0; v < n; ++v)
-        for (int i = 0; i < 3; ++i) {
-            int k = 3 * v + i;
-            c->b[k] = h * c->f[k] + h * mass[v] * icVec3_Get(gravity, i) - h * h * c->b[k] -
-                      h * a * mass[v] * v0[k];
-            c->f[k] = h * c->f[k] - h * h * c->dv[k]; // the elastic right side
-        }
+    if (fullRhs) { // the whole right side b (from dv = 0), which constrainedHalfStep reuses
+        icFem_TangentProduct(&c->fem, 1, 0, v0, c->b);
+        for (int v = 0; v < n; ++v)
+            for (int i = 0; i < 3; ++i) {
+                int k = 3 * v + i;
+                c->b[k] = h * c->f[k] + h * mass[v] * icVec3_Get(gravity, i) - h * h * c->b[k] -
+                          h * a * mass[v] * v0[k];
+            }
+    }
+    for (int k = 0; k < 3 * n; ++k) c->f[k] = h * c->f[k] - h * h * c->dv[k]; // the elastic right side
     icFem_TangentDiagonal(&c->fem, c->diagBlocks);
     for (int v = 0; v < n; ++v) {
         icReal *d = c->diagBlocks + 9 * v;
@@ -921,7 +923,8 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
 
     // 1. Implicit half step for the position velocity.
     double te = nowMs();
-    st.forceIterations += implicitHalfStep(c, s->x, c->v0, h, gravity, true, c->vstar);
+    // Standard FEM (no projections) may solve this half step again with its contacts.
+    st.forceIterations += implicitHalfStep(c, s->x, c->v0, h, gravity, true, !d->projections, c->vstar);
     if (d->contactInForceSolve) filterContacts(c, c->v0, c->vstar, NULL, 0);
     st.elasticMs += nowMs() - te;
 
@@ -997,7 +1000,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     // 7. Half step for the velocity at the midpoint, contact normals filtered; 8. extrapolate.
     te = nowMs();
     st.forceIterations +=
-        implicitHalfStep(c, c->xmid, c->vn, h, gravity, d->implicitVelocitySolve, c->vstar);
+        implicitHalfStep(c, c->xmid, c->vn, h, gravity, d->implicitVelocitySolve, false, c->vstar);
     // The extrapolation doubles what the filter removes from v^{n+1/2}.
     filterContacts(c, c->vn, c->vstar, c->impulse, 2);
     for (int k = 0; k < 3 * n; ++k) c->vstar[k] = 2 * c->vstar[k] - c->vn[k];
