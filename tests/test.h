@@ -43,6 +43,9 @@ const char *icTest_TempDir(void);
 char *icTest_ReadFile(const char *path, size_t *size);
 /// Whether two files have the same bytes (false when either cannot be read).
 bool icTest_SameFile(const char *a, const char *b);
+/// J = det F over the world's tets now: returns the largest |J - 1|, *minJ (optional) the
+/// smallest J.
+double icTest_WorstJ(const icWorld *world, double *minJ);
 /// A resumed `isochor run` against an uninterrupted one: dir/full/<file> and dir/part/<file>
 /// are the same bytes for each of files, and dir/full.json and dir/part.json (the --stats
 /// outputs) agree but for their timing line. Failures are checks of the running test.

@@ -97,6 +97,24 @@ char *icTest_ReadFile(const char *path, size_t *size) {
     return data;
 }
 
+double icTest_WorstJ(const icWorld *world, double *minJ) {
+    int n = icWorld_GetTetCount(world);
+    icReal *J = malloc(sizeof(icReal) * (size_t)(n > 0 ? n : 1));
+    double worst = 0, smallest = INFINITY;
+    if (J) {
+        icWorld_GetTetFields(world, J, NULL, NULL);
+        for (int t = 0; t < n; ++t) {
+            worst = fmax(worst, fabs(J[t] - 1));
+            smallest = fmin(smallest, J[t]);
+        }
+        free(J);
+    } else {
+        worst = smallest = NAN; // fails every comparison a test makes
+    }
+    if (minJ) *minJ = smallest;
+    return worst;
+}
+
 bool icTest_SameFile(const char *a, const char *b) {
     size_t na = 0, nb = 0;
     char *x = icTest_ReadFile(a, &na), *y = icTest_ReadFile(b, &nb);

@@ -44,8 +44,8 @@ typedef enum icSolverType {
 /// Per-tet projection order of the XPBD solver.
 typedef enum icProjection {
     IC_PROJECTION_SEQUENTIAL = 0, ///< deviatoric, then hydrostatic at the moved positions, as
-                                  ///< the paper (Macklin & Müller 2021, Algorithm 1); rest stable only up to
-                                  ///< O(h^2), which grows with mesh resolution
+                                  ///< the paper (Macklin & Müller 2021, Algorithm 1); rest
+                                  ///< stable only up to O(h^2), which grows with resolution
     IC_PROJECTION_COUPLED,        ///< both multipliers of a tet from one 2x2 solve (default):
                                   ///< exactly rest stable, about the cost of the sequential one
 } icProjection;

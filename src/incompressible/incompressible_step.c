@@ -390,7 +390,8 @@ static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icR
     for (int v = 0; v < n; ++v)
         for (int i = 0; i < 3; ++i) {
             int k = 3 * v + i;
-            out[k] = v0[k] + (c->mask[k] ? h * (icVec3_Get(gravity, i) - a * v0[k]) / (1 + h * a) : 0.0);
+            out[k] =
+                v0[k] + (c->mask[k] ? h * (icVec3_Get(gravity, i) - a * v0[k]) / (1 + h * a) : 0.0);
         }
     icFem_TangentProduct(&c->fem, 1, 0, out, c->dv);
     if (fullRhs) { // the whole right side b (from dv = 0), which constrainedHalfStep reuses
@@ -402,7 +403,8 @@ static int implicitHalfStep(icIncompressibleCache *c, const icReal *x, const icR
                           h * a * mass[v] * v0[k];
             }
     }
-    for (int k = 0; k < 3 * n; ++k) c->f[k] = h * c->f[k] - h * h * c->dv[k]; // the elastic right side
+    for (int k = 0; k < 3 * n; ++k)
+        c->f[k] = h * c->f[k] - h * h * c->dv[k]; // the elastic right side
     icFem_TangentDiagonal(&c->fem, c->diagBlocks);
     for (int v = 0; v < n; ++v) {
         icReal *d = c->diagBlocks + 9 * v;
@@ -924,7 +926,8 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     // 1. Implicit half step for the position velocity.
     double te = nowMs();
     // Standard FEM (no projections) may solve this half step again with its contacts.
-    st.forceIterations += implicitHalfStep(c, s->x, c->v0, h, gravity, true, !d->projections, c->vstar);
+    st.forceIterations +=
+        implicitHalfStep(c, s->x, c->v0, h, gravity, true, !d->projections, c->vstar);
     if (d->contactInForceSolve) filterContacts(c, c->v0, c->vstar, NULL, 0);
     st.elasticMs += nowMs() - te;
 

@@ -181,7 +181,8 @@ static icResult readXpbd(const icSceneReader *r, const cJSON *item, const char *
     if ((e = icSceneReader_Number(r, item, path, "max_substep_strain", IC_RANGE_NON_NEGATIVE,
                                   &def->maxSubstepStrain)) != IC_OK)
         return e;
-    if ((e = icSceneReader_Int(r, item, path, "max_substeps", 1, 2147483647, &def->maxSubsteps)) != IC_OK)
+    if ((e = icSceneReader_Int(r, item, path, "max_substeps", 1, 2147483647, &def->maxSubsteps)) !=
+        IC_OK)
         return e;
     int projection = (int)def->projection;
     if ((e = icSceneReader_Enum(r, item, path, "projection", projections, 2, &projection)) !=

@@ -28,9 +28,11 @@ typedef struct icRateTask {
 // meaningful L and are skipped (the health checks report them).
 static double tetRate(const icReal *x, const icReal *v, const int *tv) {
     icVec3 x3 = icVec3_Load(x, tv[3]), v3 = icVec3_Load(v, tv[3]);
-    icMat3 Ds = icMat3_FromCols(icVec3_Sub(icVec3_Load(x, tv[0]), x3), icVec3_Sub(icVec3_Load(x, tv[1]), x3),
+    icMat3 Ds = icMat3_FromCols(icVec3_Sub(icVec3_Load(x, tv[0]), x3),
+                                icVec3_Sub(icVec3_Load(x, tv[1]), x3),
                                 icVec3_Sub(icVec3_Load(x, tv[2]), x3));
-    icMat3 Vs = icMat3_FromCols(icVec3_Sub(icVec3_Load(v, tv[0]), v3), icVec3_Sub(icVec3_Load(v, tv[1]), v3),
+    icMat3 Vs = icMat3_FromCols(icVec3_Sub(icVec3_Load(v, tv[0]), v3),
+                                icVec3_Sub(icVec3_Load(v, tv[1]), v3),
                                 icVec3_Sub(icVec3_Load(v, tv[2]), v3));
     icReal det = icMat3_Det(Ds);
     if (!(det > 0)) return 0;
@@ -45,7 +47,8 @@ static void rateTask(int start, int end, int worker, void *context) {
     const icModel *m = T->model;
     double worst = T->worst[worker];
     for (int t = start; t < end; ++t) {
-        double r = tetRate(T->state->x, T->state->v, m->tets + 4 * (size_t)t) * m->bodies[m->tetBody[t]].layers;
+        double r = tetRate(T->state->x, T->state->v, m->tets + 4 * (size_t)t) *
+                   m->bodies[m->tetBody[t]].layers;
         if (r > worst) worst = r;
     }
     T->worst[worker] = worst;
@@ -66,7 +69,8 @@ static double contactRate(const icModel *m, const icState *s, icReal dt) {
             for (int p = 0; p < m->planeCount; ++p) {
                 const icPlane *plane = &m->planes[p];
                 icReal gap = icVec3_Dot(plane->normal, x) - plane->offset;
-                icReal u = icVec3_Dot(plane->normal, vel) + fmin(0.0, icVec3_Dot(plane->normal, m->def.gravity)) * dt;
+                icReal u = icVec3_Dot(plane->normal, vel) +
+                           fmin(0.0, icVec3_Dot(plane->normal, m->def.gravity)) * dt;
                 if (u < 0 && gap + u * dt < 0 && -u > fastest) fastest = -u;
             }
         }
