@@ -9,7 +9,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DISOCHOR_WERROR=ON
 SANITIZE_BUILD ?= build-sanitize
 FUZZ_SECONDS ?= 3
 
-.PHONY: all deps build demo test bench clean sanitize fuzz-smoke
+.PHONY: all deps build demo test bench install clean sanitize fuzz-smoke
 
 all: build
 
@@ -26,6 +26,11 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure
+
+# Headers, libraries, the tool, pkg-config files and the CMake package under PREFIX.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench: build
 	$(BUILD)/bench_xpbd_core

@@ -7,6 +7,7 @@
 #include "options.h"
 
 #include "isochor/formats.h"
+#include "isochor/scene.h"
 
 #include <stdio.h>
 #include <stdlib.h>

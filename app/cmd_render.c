@@ -7,6 +7,7 @@
 #include "options.h"
 
 #include "isochor/formats.h"
+#include "isochor/scene.h"
 #include "isochor/render.h"
 
 #include <float.h>

@@ -5,7 +5,10 @@
 set -euo pipefail
 
 # libclang-rt-14-dev: clang's sanitizer and libFuzzer runtimes (`make sanitize`, `make fuzz-smoke`).
-packages=(cmake make gcc clang libclang-rt-14-dev libc6-dev libcjson-dev zlib1g-dev libexpat1-dev libpng-dev tetgen)
+# g++ and pkg-config: the install tests build the examples (one is C++) as a user would;
+# doxygen: the API reference and its check (tools/check-api-docs.sh).
+packages=(cmake make gcc g++ clang libclang-rt-14-dev libc6-dev pkg-config libcjson-dev zlib1g-dev
+          libexpat1-dev libpng-dev tetgen doxygen)
 
 missing=()
 for p in "${packages[@]}"; do

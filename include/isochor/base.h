@@ -9,9 +9,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+// The libraries export what the public headers declare, and nothing else.
+#pragma GCC visibility push(default)
 
 #define IC_VERSION_MAJOR 0
-#define IC_VERSION_MINOR 1
+#define IC_VERSION_MINOR 2
 #define IC_VERSION_PATCH 0
 
 /// The library's version as built: major * 10000 + minor * 100 + patch (compare it with the
@@ -86,6 +88,15 @@ typedef void icFreeFn(void *memory, void *context);
 void icSetAllocator(icAllocFn *allocFn, icFreeFn *freeFn, void *context);
 /// Frees memory that isochor functions returned (surface triangles, ...). NULL is fine.
 void icFree(void *memory);
+/// Allocates through the hooks, 64-byte aligned; NULL on failure (size 0 gives NULL). Free
+/// with icFree. The formats and scene libraries allocate through these, so one allocator
+/// serves them all.
+void *icAlloc(size_t size);
+/// Same, zero-filled.
+void *icAllocZero(size_t size);
+/// Grows *array (elementSize each) to at least `needed` elements, doubling; keeps contents.
+/// Returns false (array unchanged) when out of memory.
+bool icGrowArray(void **array, int *capacity, int needed, size_t elementSize);
 /// Bytes currently allocated through the hooks (for leak checks and statistics).
 int64_t icGetByteCount(void);
 
@@ -93,6 +104,7 @@ int64_t icGetByteCount(void);
 typedef bool icAssertFn(const char *condition, const char *file, int line);
 void icSetAssertFn(icAssertFn *fn);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 // ---------------------------------------------------------------------------------------
 // Rigid tracks: keyframed motion of a collider or a bone relative to its rest pose.
@@ -255,6 +256,7 @@ icResult icWorld_FindProximityPairs(const icWorld *world, icReal distance,
                                     icProximityPairs *pairs);
 void icProximityPairs_Destroy(icProximityPairs *pairs);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

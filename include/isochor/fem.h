@@ -14,6 +14,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 /// Constitutive parameters of one material, as used inside the energy.
 typedef struct icMaterial {
@@ -270,6 +271,7 @@ icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef 
 icResult icNewton_SolveStatic(icWorld *world, icNewtonCache **cache, const icNewtonDef *def,
                               bool gravity, icStepStats *stats, icNewtonStats *newtonStats);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

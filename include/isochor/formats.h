@@ -1,14 +1,103 @@
 // SPDX-License-Identifier: MIT
 // Mesh and surface file formats beyond TetGen: Gmsh, VTK legacy and XML, MEDIT, triangle
 // surfaces (OBJ, PLY, STL, OFF), their writers, Blender point caches and tetrahedralising
-// a closed surface with the external `tetgen` program. Part of the isochor_io library.
+// a closed surface with the external `tetgen` program; atomic output files. The
+// isochor_formats library: it needs the engine's mesh and core parts, zlib and expat.
 #pragma once
 
-#include "isochor/io.h"
+#include "isochor/mesh.h"
+
+#include <signal.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
+
+// ---------------------------------------------------------------------------------------
+// Files and paths (what the readers and the scene loader share)
+
+/// Reads a whole file into a NUL-terminated buffer (free with icFree): one allocation sized
+/// by fstat for regular files, a growing buffer for pipes and devices. size may be NULL.
+/// IC_ERR_IO names the file and the reason; IC_ERR_OUT_OF_MEMORY when the buffer cannot be
+/// allocated.
+icResult icReadFile(const char *path, char **text, size_t *size, icDiagnostic *diag);
+/// The folder part of path ("." when it has none), without the trailing slash.
+void icPath_Dir(const char *path, char *out, size_t size);
+/// The file name without folder and last extension ("out/a/scene.json" -> "scene").
+void icPath_Stem(const char *path, char *out, size_t size);
+/// dir/relative, or relative unchanged when it is absolute or dir is empty or ".".
+/// False when the result does not fit.
+bool icPath_Join(const char *dir, const char *relative, char *out, size_t size);
+/// True when path starts with '/'.
+bool icPath_IsAbsolute(const char *path);
+
+// ---------------------------------------------------------------------------------------
+// Atomic output files: write to "path.tmp.PID", then rename over path on commit, so an
+// interrupted writer never leaves a truncated file under the final name.
+
+typedef struct icAtomicFile {
+    FILE *fp;
+    char path[1024];
+    char tempPath[1100];
+} icAtomicFile;
+
+/// Opens a temporary file next to path for binary writing. IC_ERR_IO (diag says why).
+icResult icAtomicFile_Open(icAtomicFile *file, const char *path, icDiagnostic *diag);
+/// Flushes, closes and renames to the final path; on any failure removes the temporary.
+icResult icAtomicFile_Commit(icAtomicFile *file, icDiagnostic *diag);
+/// Closes and removes the temporary; the final path is untouched.
+void icAtomicFile_Abort(icAtomicFile *file);
+/// Creates a directory and its parents (like mkdir -p). IC_ERR_IO on failure.
+icResult icMakeDirectories(const char *path, icDiagnostic *diag);
+
+// ---------------------------------------------------------------------------------------
+// Mesh files
+
+/// Options for mesh loading. A rest mesh (what a body is built from) is checked and oriented;
+/// a result frame (a deformed state a run wrote) is read as written.
+typedef struct icLoadOptions {
+    bool strict; ///< refuse partly inverted meshes (IC_ERR_INVERTED_ELEMENT); default false
+    /// Read a result frame, not a rest mesh: zero-volume and inverted tets are counted in the
+    /// report (icTetMesh_CheckFrame) instead of refused, and no tet is reordered, so the
+    /// frame's tets keep the order and orientation its fields and the rest mesh share. Only
+    /// unusable files are refused (unreadable, NaN, bad or repeated indices). strict is
+    /// ignored. Default false.
+    bool resultFrame;
+} icLoadOptions;
+
+/// Loads a tet mesh, choosing the reader by extension: TetGen ".ele"/".node" (either name,
+/// or the common basename). The mesh is checked (icTetMesh_Check) and oriented, or with
+/// options->resultFrame only counted (icTetMesh_CheckFrame); report (optional) says what was
+/// fixed or found. On failure nothing is returned (mesh zeroed) and diag names file, line
+/// and problem.
+icResult icLoadMesh(const char *path, const icLoadOptions *options, icTetMesh *mesh,
+                    icOrientReport *report, icDiagnostic *diag);
+
+/// TetGen reader: path may be "x.ele", "x.node" or "x"; 0- or 1-based ids taken from the
+/// first node id; attributes, boundary markers and '#' comments tolerated.
+icResult icLoadTetGen(const char *path, icTetMesh *mesh, icDiagnostic *diag);
+/// Writes "base.node" and "base.ele" (0-based, %.17g), atomically.
+icResult icSaveTetGen(const char *basePath, const icTetMesh *mesh, icDiagnostic *diag);
+
+/// A named field for output files: `components` icReal per point or cell (1 or 3).
+typedef struct icField {
+    const char *name;
+    int components;
+    const icReal *data; ///< (count x components)
+} icField;
+
+/// VTK XML unstructured grid, binary appended raw (Float64 points, Int64 connectivity),
+/// written atomically. Point and cell fields are optional.
+icResult icWriteVtu(const char *path, int vertexCount, const icReal *positions, int tetCount,
+                    const int *tets, const icField *pointFields, int pointFieldCount,
+                    const icField *cellFields, int cellFieldCount, icDiagnostic *diag);
+
+/// ParaView collection of time steps: files are written relative to the .pvd's folder.
+icResult icWritePvd(const char *path, int count, const char *const *files, const icReal *times,
+                    icDiagnostic *diag);
+
 
 // ---------------------------------------------------------------------------------------
 // Reading tet meshes
@@ -206,6 +295,7 @@ bool icFindProgram(const char *program, char *fullPath, size_t size);
 icResult icTetrahedralize(const icTriSurface *surface, const icTetrahedralizeDef *def,
                           icTetMesh *mesh, icDiagnostic *diag);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 // ---------------------------------------------------------------------------------------
 // Operators (spec 1). Tets are (tetCount x 4) global indices, positively oriented at rest;
@@ -306,6 +307,7 @@ bool icWorld_GetVertexPressure(const icWorld *world, icReal *pressure);
 icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cache, icReal dt,
                                icStepStats *stats);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Umbrella header of the isochor engine. The file formats and scenes are in isochor/io.h
-// (library isochor_io).
+// Umbrella header of the isochor engine (library isochor). Mesh files are in
+// isochor/formats.h (isochor_formats), scenes in isochor/scene.h (isochor_scene), pictures in
+// isochor/render.h (isochor_render).
 #pragma once
 
 #include "isochor/base.h"

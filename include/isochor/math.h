@@ -10,6 +10,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 /// pi (M_PI is not part of strict C17).
 #define IC_PI 3.14159265358979323846
@@ -177,6 +178,7 @@ static inline icMat3 icMat3_Rotation(icVec3 axis, icReal angle) {
     return r;
 }
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 /// A linear tetrahedral mesh. Owned arrays are allocated through the isochor allocator;
 /// release with icTetMesh_Destroy. Tet vertex order: vertex 4 (index 3) is the base, and a
@@ -141,6 +142,7 @@ icResult icGenerateTorus(icTetMesh *mesh, icReal majorRadius, icReal minorRadius
 /// their face), driven by `seed` (deterministic on every platform). Fills tetCell.
 icResult icGenerateCrazyCube(icTetMesh *mesh, icReal size, int targetTets, uint64_t seed);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

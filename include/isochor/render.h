@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Pictures of results without a GPU or a display: a software z-buffer rasteriser draws the
 // boundary surface with Lambert shading over a ground grid, coloured by a field with a
-// colour bar, with colliders (tessellated here) in grey, and writes PNG files. Part of the
-// isochor_io library.
+// colour bar, with colliders (tessellated here) in grey, and writes PNG files. The
+// isochor_render library (needs libpng and isochor_formats).
 #pragma once
 
 #include "isochor/collision.h"
@@ -11,6 +11,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 /// An 8-bit RGB image, rows top to bottom.
 typedef struct icImage {
@@ -150,6 +151,7 @@ icResult icRenderTetMesh(const icTetMesh *mesh, const icReal *positions, const i
                          const icReal *vertexValues, const icRenderDef *def, icImage *image,
                          icRenderInfo *info, icDiagnostic *diag);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef struct icRodWorld icRodWorld;
 
@@ -365,6 +366,7 @@ typedef struct icViperizeResult {
 void icViperizeResult_Destroy(icViperizeResult *result);
 icResult icViperize(const icViperizeDef *def, icViperizeResult *result, icDiagnostic *diag);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

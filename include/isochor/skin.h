@@ -10,6 +10,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 // ---------------------------------------------------------------------------------------
 // Embedding
@@ -92,6 +93,7 @@ icResult icGenerateTissue(icTetMesh *mesh, const icTissueDef *def);
 icResult icGenerateTissueSurface(const icTissueDef *def, icReal cellSize, icReal **positions,
                                  int *vertexCount, int **triangles, int *triangleCount);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

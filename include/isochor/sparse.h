@@ -8,6 +8,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 /// Block compressed-row matrix with 3x3 blocks, full (both triangles) storage. Row r has
 /// blocks rowStart[r] .. rowStart[r+1]-1 with ascending columns col[k]; block k's values
@@ -69,6 +70,7 @@ int icCG(int n, icLinearOperatorFn *op, void *context, icPreconditionerKind kind
 /// Operator adaptor: context is a const icBsr3 *.
 void icBsr3_Operator(void *context, const icReal *x, icReal *y);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

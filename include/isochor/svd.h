@@ -8,6 +8,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 /// Rotation-variant SVD A = U diag(s) V^T: det U = det V = +1, s[0] >= s[1] >= |s[2]|, and
 /// s[2] < 0 exactly when det A < 0 (FEM spec 4.1).
@@ -47,6 +48,7 @@ void icMat3_SymmetricEigen(icMat3 a, icVec3 *values, icMat3 *vectors);
 /// Returns the sweeps taken, or -1 when n is out of range.
 int icSymmetricEigen(int n, const icReal *a, icReal *values, icReal *vectors, int maxSweeps);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

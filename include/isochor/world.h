@@ -9,6 +9,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef struct icWorld icWorld;
 typedef struct icState icState;
@@ -388,6 +389,7 @@ void icWorld_LoadState(icWorld *world, const icState *state);
 void icTet_HydrostaticGradient(icMat3 F, icMat3 Q, icReal gamma, icReal *C, icVec3 grad[4]);
 void icTet_DeviatoricGradient(icMat3 F, icMat3 Q, icReal *C, icVec3 grad[4]);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

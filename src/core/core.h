@@ -6,10 +6,6 @@
 
 #include <string.h>
 
-/// Allocates through the hooks, 64-byte aligned; NULL on failure (size 0 gives NULL).
-void *icAlloc(size_t size);
-/// Same, zero-filled.
-void *icAllocZero(size_t size);
 /// Typed helpers: IC_ALLOC(double, n) allocates n doubles.
 #define IC_ALLOC(type, count) ((type *)icAlloc(sizeof(type) * (size_t)(count)))
 #define IC_ALLOC_ZERO(type, count) ((type *)icAllocZero(sizeof(type) * (size_t)(count)))
@@ -17,9 +13,6 @@ void *icAllocZero(size_t size);
 void *icMemDup(const void *src, size_t n);
 /// Sorts values[0..count) ascending.
 void icSortInts(int *values, int count);
-/// Grows *array (elementSize each) to at least `needed` elements, doubling; keeps contents.
-/// Returns false (array unchanged) when out of memory.
-bool icGrowArray(void **array, int *capacity, int needed, size_t elementSize);
 
 bool icAssertFailed(const char *condition, const char *file, int line);
 

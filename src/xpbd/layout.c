@@ -347,7 +347,7 @@ static void unitCorners(icBuild *B, const int *group, int inGroup, int most, con
     unsigned char shared[IC_XPBD_MAX_CELL_TETS][4] = {{0}};
     bool fast = most <= IC_XPBD_MAX_CELL_TETS;
     for (int l = 0; l < lanes && fast; ++l) {
-        int corner[8];
+        int corner[8] = {-1, -1, -1, -1, -1, -1, -1, -1}; // set when cellPattern succeeds
         unsigned char pattern[IC_XPBD_MAX_CELL_TETS][4] = {{0}};
         if (l >= inGroup) {
             for (int c = 0; c < 8; ++c) corners[c][l] = -1;

@@ -3,7 +3,7 @@
 // ASCII writers print 17 digits and the parser rounds correctly), tets and regions exactly.
 #include "formats_testing.h"
 
-#include "io/fmt_internal.h"
+#include "formats/fmt_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

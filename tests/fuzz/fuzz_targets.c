@@ -3,7 +3,7 @@
 // a successful load promises (see fuzz_targets.h).
 #include "fuzz/fuzz_targets.h"
 
-#include "io/checkpoint_file.h"
+#include "scene/checkpoint_file.h"
 #include "isochor/formats.h"
 #include "isochor/io.h"
 

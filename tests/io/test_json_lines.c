@@ -4,7 +4,7 @@
 // one line, empty containers, CRLF, byte order mark, leading blank lines).
 #include "test.h"
 
-#include "io/json_lines.h"
+#include "scene/json_lines.h"
 
 #include <stdlib.h>
 #include <string.h>
