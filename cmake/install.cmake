@@ -36,25 +36,25 @@ string(REGEX REPLACE "/$" "" ic_pc_to_prefix "${ic_pc_to_prefix}")
 set(IC_PC_PREFIX "\${pcfiledir}/${ic_pc_to_prefix}")
 
 # pkg-config: a static library's own dependencies are part of its link line (a user never
-# lists zlib or cJSON); a shared library keeps them private.
-function(ic_pkg_config name description requires libs)
+# lists zlib or cJSON); a shared library keeps them private. The isochor libraries a library
+# builds on, and the engine's libm and threads (the headers' inline vector maths calls libm),
+# are always public.
+function(ic_pkg_config name description requires dependencies libs)
   if(BUILD_SHARED_LIBS)
-    set(IC_PC_REQUIRES "")
-    set(IC_PC_REQUIRES_PRIVATE "${requires}")
-    set(IC_PC_LIBS "-l${name}")
-    set(IC_PC_LIBS_PRIVATE "${libs}")
-  else()
     set(IC_PC_REQUIRES "${requires}")
+    set(IC_PC_REQUIRES_PRIVATE "${dependencies}")
+  else()
+    set(IC_PC_REQUIRES "${requires} ${dependencies}")
     set(IC_PC_REQUIRES_PRIVATE "")
-    set(IC_PC_LIBS "-l${name} ${libs}")
-    set(IC_PC_LIBS_PRIVATE "")
   endif()
+  set(IC_PC_LIBS "-l${name} ${libs}")
   set(IC_PC_NAME ${name})
   set(IC_PC_DESCRIPTION "${description}")
   configure_file(${PROJECT_SOURCE_DIR}/cmake/isochor.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/${name}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/${name}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endfunction()
-ic_pkg_config(isochor "Volume-preserving soft bodies: the engine" "" "-lm -pthread")
-ic_pkg_config(isochor_formats "isochor mesh file formats" "isochor zlib expat" "")
-ic_pkg_config(isochor_scene "isochor JSON scenes and the scene runner" "isochor_formats libcjson" "")
-ic_pkg_config(isochor_render "isochor software renderer (PNG)" "isochor_formats libpng" "")
+# name, description, isochor libraries it builds on, other packages, link flags
+ic_pkg_config(isochor "Volume-preserving soft bodies: the engine" "" "" "-lm -pthread")
+ic_pkg_config(isochor_formats "isochor mesh file formats" "isochor" "zlib expat" "")
+ic_pkg_config(isochor_scene "isochor JSON scenes and the scene runner" "isochor_formats" "libcjson" "")
+ic_pkg_config(isochor_render "isochor software renderer (PNG)" "isochor_formats" "libpng" "")

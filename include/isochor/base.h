@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// isochor base definitions: the real type, result codes, diagnostics, allocator hooks.
+/// \file
+/// isochor base definitions: the real type, result codes, diagnostics, allocator hooks.
 #pragma once
 
 #include <stdbool.h>
@@ -12,8 +13,11 @@ extern "C" {
 // The libraries export what the public headers declare, and nothing else.
 #pragma GCC visibility push(default)
 
+/// Major version of these headers (icVersion() gives the library's as built).
 #define IC_VERSION_MAJOR 0
+/// Minor version of these headers.
 #define IC_VERSION_MINOR 2
+/// Patch version of these headers.
 #define IC_VERSION_PATCH 0
 
 /// The library's version as built: major * 10000 + minor * 100 + patch (compare it with the
@@ -48,11 +52,15 @@ typedef double icReal;
     X(IC_ERR_EMPTY, 17, "nothing to work on (no vertices or elements)")                          \
     X(IC_ERR_INTERRUPTED, 18, "interrupted")
 
+/// Result code of every fallible isochor function: IC_OK (0) or one of the IC_ERR_* codes,
+/// with the values and messages of IC_RESULT_TABLE (icResult_Message, icResult_Name): the
+/// table is each code's documentation.
 typedef enum icResult {
+/// Expands one IC_RESULT_TABLE row to its enumerator; undefined again right after the enum.
 #define IC_RESULT_ENUM_(name, value, message) name = value,
     IC_RESULT_TABLE(IC_RESULT_ENUM_)
 #undef IC_RESULT_ENUM_
-        IC_RESULT_COUNT_
+        IC_RESULT_COUNT_ ///< one past the last code, not a result
 } icResult;
 
 /// Short English sentence for a result code; never NULL.
@@ -82,9 +90,12 @@ icResult icDiag_Set(icDiagnostic *diag, icResult code, const char *file, int lin
 void icDiag_Format(const icDiagnostic *diag, char *buffer, size_t size);
 
 /// Allocation hooks used by every isochor allocation. Set them before creating anything.
+/// The allocation hook returns size bytes (> 0) aligned to alignment (64), or NULL.
 typedef void *icAllocFn(size_t size, size_t alignment, void *context);
+/// The free hook: releases a block the allocation hook returned (never called with NULL).
 typedef void icFreeFn(void *memory, void *context);
-/// Replaces the allocator (NULL, NULL restores malloc/free). Not thread-safe; call at start-up.
+/// Replaces the allocator (NULL, NULL restores the C library's aligned_alloc/free); set both
+/// hooks or neither. Not thread-safe; call at start-up.
 void icSetAllocator(icAllocFn *allocFn, icFreeFn *freeFn, void *context);
 /// Frees memory that isochor functions returned (surface triangles, ...). NULL is fine.
 void icFree(void *memory);
@@ -102,6 +113,9 @@ int64_t icGetByteCount(void);
 
 /// Assertion hook for programmer mistakes (null world, stale id). Return true to abort.
 typedef bool icAssertFn(const char *condition, const char *file, int line);
+/// Replaces the assertion hook; NULL restores the default (print to stderr, then trap).
+/// Assertions are compiled into the library unless it is built with NDEBUG and without
+/// IC_ENABLE_ASSERT.
 void icSetAssertFn(icAssertFn *fn);
 
 #pragma GCC visibility pop

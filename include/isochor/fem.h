@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Force-based hyperelastic FEM on linear tetrahedra: materials (energy density, first
-// Piola stress, its differential, 9x9 Hessians and their PSD projections), per-tet
-// kinematics and stiffness, mesh-level forces, stiffness products and assembly.
-// Conventions follow the FEM spec: vertex 4 is the base vertex, Q = Dm^-1, vec() is
-// column-major (icMat3 memory order), so a 9x9 Hessian H has H[r + 9 c] = d vec(P)_r /
-// d vec(F)_c.
+/// \file
+/// Force-based hyperelastic FEM on linear tetrahedra: materials (energy density, first
+/// Piola stress, its differential, 9x9 Hessians and their PSD projections), per-tet
+/// kinematics and stiffness, mesh-level forces, stiffness products and assembly.
+/// Conventions follow the FEM spec: vertex 4 is the base vertex, Q = Dm^-1, vec() is
+/// column-major (icMat3 memory order), so a 9x9 Hessian H has H[r + 9 c] = d vec(P)_r /
+/// d vec(F)_c.
 #pragma once
 
 #include "isochor/sparse.h"
@@ -18,16 +19,16 @@ extern "C" {
 
 /// Constitutive parameters of one material, as used inside the energy.
 typedef struct icMaterial {
-    icMaterialModel model;
+    icMaterialModel model; ///< which energy
     icReal mu;      ///< shear-like Lamé parameter inside the energy, Pa (> 0)
     icReal lambda;  ///< first Lamé parameter inside the energy, Pa (finite)
     icReal alpha;   ///< rest shift of the volume term (SNH: 1 + mu/lambda, SNH2018:
                     ///< 1 + 3mu/(4lambda), MM: gamma = 1 + mu/lambda); unused otherwise
     icReal density; ///< kg/m^3, > 0; used for lumped masses (default 1000)
-    /// Neo-Hookean only (spec 2.4 option 1): singular values below clamp are raised to it
-    /// before Psi, P and dP are evaluated (Vega/ITF style). 0 (default) keeps the exact
-    /// model: Psi = +inf for J <= 0 (a barrier for the line search), while P, dP and the
-    /// Hessians of an inverted F are evaluated at the clamp of fallbackClamp.
+    /// Neo-Hookean only (spec 2.4 option 1): singular values of F (dimensionless) below clamp
+    /// are raised to it before Psi, P and dP are evaluated (Vega/ITF style). 0 (default) keeps
+    /// the exact model: Psi = +inf for J <= 0 (a barrier for the line search), while P, dP and
+    /// the Hessians of an inverted F are evaluated at the clamp of fallbackClamp.
     icReal clamp;
     icReal fallbackClamp; ///< NH: clamp used for J <= 0 when clamp is 0; default 0.1
     /// Corotated only (spec 2.3): drop the dR term (cheap PSD tangent, NOT the derivative of
@@ -75,36 +76,39 @@ icReal icMaterial_Evaluate(const icMaterial *material, icMat3 F, icMat3 *P, icRe
 
 /// Rest-shape data of one tet: Q = Dm^-1 and rest volume W = det(Dm)/6 > 0.
 typedef struct icTetRest {
-    icMat3 Q;
-    icReal W;
+    icMat3 Q; ///< inverse of the rest edge matrix Dm = [X1-X4, X2-X4, X3-X4], 1/m
+    icReal W; ///< rest volume, m^3, > 0
 } icTetRest;
 
 /// Q and W from rest positions. IC_ERR_DEGENERATE_ELEMENT when |det Dm| < 1e-12 (longest
 /// edge)^3; IC_ERR_INVERTED_ELEMENT when det Dm < 0 (swap local vertices 2 and 3 first).
 icResult icTet_Rest(const icVec3 X[4], icTetRest *rest);
-/// F = Ds Q.
+/// Deformation gradient F = Ds Q (dimensionless) of positions x (m).
 icMat3 icTet_DeformationGradient(const icVec3 x[4], icMat3 Q);
-/// Shape-function gradients g_a (a = 0..3): rows of Q, g_4 = -(g_1 + g_2 + g_3).
+/// Shape-function gradients g_a (a = 0..3, 1/m): rows of Q, g_4 = -(g_1 + g_2 + g_3).
 void icTet_ShapeGradients(icMat3 Q, icVec3 g[4]);
-/// Nodal elastic forces f_a = -W P g_a (notes' H = -W P Q^T) for a given P.
+/// Nodal elastic forces f_a = -W P g_a (notes' H = -W P Q^T), N, for a given P (Pa).
 void icTet_ForcesFromStress(icMat3 P, const icTetRest *rest, icVec3 f[4]);
-/// Elastic forces of a tet at positions x (seed 004, algorithm 1).
+/// Elastic forces of a tet at positions x (m), N (Sifakis & Barbič 2012, algorithm 1).
 void icTet_Forces(const icMaterial *material, const icTetRest *rest, const icVec3 x[4],
                   icVec3 f[4]);
-/// Force differentials df for displacement dx (seed 004, algorithm 2): df = -K dx.
+/// Force differentials df (N) for displacement dx (m) (Sifakis & Barbič 2012, algorithm 2):
+/// df = -K dx.
 void icTet_ForceDifferential(const icMaterial *material, const icTetRest *rest,
                              const icVec3 x[4], const icVec3 dx[4], icVec3 df[4]);
-/// Element stiffness K_e = W B^T Hf B (12 x 12, column-major, DOF 3a + i), spec 1.5.
+/// Element stiffness K_e = W B^T Hf B (12 x 12, column-major, DOF 3a + i, N/m), spec 1.5.
 void icTet_Stiffness(const icReal hessian[81], const icTetRest *rest, icReal stiffness[144]);
 /// The same as 16 column-major 3x3 blocks: blocks[4a + b] couples vertex a (rows) to b.
 void icTet_StiffnessBlocks(const icReal hessian[81], const icTetRest *rest, icReal blocks[16][9]);
 
 /// The FEM model of a set of tets: everything Newton reads and never writes.
 typedef struct icFemModel {
-    int vertexCount, tetCount;
+    //!@{
+    int vertexCount, tetCount; ///< vertices and tets of the model
+    //!@}
     int *tets;           ///< (tetCount x 4), positively oriented at rest
     icTetRest *rest;     ///< (tetCount)
-    int materialCount;
+    int materialCount;     ///< materials, >= 1
     icMaterial *materials; ///< (materialCount)
     int *tetMaterial;      ///< (tetCount) index into materials
     icReal *mass;          ///< (vertexCount) lumped: rho W / 4 from each tet, kg
@@ -125,11 +129,13 @@ icResult icFemModel_Create(icFemModel *model, int vertexCount, const icReal *res
 /// Same from a mesh with a single material.
 icResult icFemModel_CreateFromMesh(icFemModel *model, const icTetMesh *mesh,
                                    const icMaterial *material, icDiagnostic *diag);
+/// Frees the model's arrays and zeroes it. Safe on a zeroed struct.
 void icFemModel_Destroy(icFemModel *model);
 
-/// Total elastic energy sum_e W Psi(F_e) at positions x (vertexCount x 3), compensated sum.
+/// Total elastic energy sum_e W Psi(F_e), J, at positions x (vertexCount x 3, m), compensated
+/// sum.
 icReal icFem_Energy(const icFemModel *model, const icReal *x);
-/// Adds the elastic forces at x to f (vertexCount x 3).
+/// Adds the elastic forces at x to f (vertexCount x 3), N.
 void icFem_AddForces(const icFemModel *model, const icReal *x, icReal *f);
 /// Per-tet 9x9 Hessians at x into hessians (tetCount x 81), projected or exact.
 void icFem_ComputeHessians(const icFemModel *model, const icReal *x, bool project,
@@ -148,7 +154,9 @@ typedef struct icFemPattern {
     int *tetBlocks;  ///< (tetCount x 16) block index of node pair (a, b) at [16 t + 4 a + b]
 } icFemPattern;
 
+/// Builds the sparsity pattern of the model's stiffness (values zero). IC_ERR_OUT_OF_MEMORY.
 icResult icFemPattern_Create(icFemPattern *pattern, const icFemModel *model);
+/// Frees the pattern and zeroes it. Safe on a zeroed struct.
 void icFemPattern_Destroy(icFemPattern *pattern);
 /// pattern->matrix = stiffnessScale K + massScale M from cached per-tet Hessians.
 void icFem_Assemble(const icFemModel *model, const icReal *hessians, icReal stiffnessScale,
@@ -180,7 +188,7 @@ typedef struct icNewtonDef {
     /// E h (E the body's Young's modulus, h = cbrt(6 x its mean rest tet volume)), > 0;
     /// default 100 (penetration about h / 100 per unit contact strain, docs/scenes.md)
     icReal contactStiffness;
-    /// World steps: eps_v of the smoothed Coulomb friction (IPC, Li et al. 2020), m/s, > 0:
+    /// World steps: eps_v of the smoothed Coulomb friction (IPC, Li et al.\ 2020), m/s, > 0:
     /// slower slips are resisted as by a stiff spring (static friction); default 1e-3
     icReal frictionVelocity;
 } icNewtonDef;
@@ -198,9 +206,9 @@ typedef struct icNewtonStats {
     icReal initialResidual;  ///< |r_0|_inf over free DOFs, N
     icReal residual;         ///< final |r|_inf over free DOFs, N
     icReal energy;           ///< elastic energy at the end, J
-    bool converged;
-    icReal assemblyMilliseconds; ///< evaluation + assembly time, summed
-    icReal solveMilliseconds;    ///< PCG time, summed
+    bool converged;          ///< a tolerance of icNewtonDef was reached
+    icReal assemblyMilliseconds; ///< evaluation + assembly time, summed, ms
+    icReal solveMilliseconds;    ///< PCG time, summed, ms
 } icNewtonStats;
 
 /// An extra potential over single vertices (contact): returns its energy at x (J); with f
@@ -212,7 +220,7 @@ typedef icReal (*icVertexPotentialFn)(void *context, const icReal *x, icReal *f,
 /// Boundary conditions and loads of one step or solve. Arrays are (vertexCount x 3).
 typedef struct icNewtonInput {
     const unsigned char *freeMask; ///< 1 = free DOF, 0 = prescribed; NULL = all free
-    const icReal *targets;         ///< positions of prescribed DOFs at the end of the step
+    const icReal *targets;         ///< positions (m) of prescribed DOFs at the end of the step
                                    ///< (only masked entries are read); NULL: they follow
                                    ///< x^n + dt v^n in a step and stay put in a static solve
     const icReal *externalForce;   ///< added nodal forces, N; may be NULL
@@ -225,7 +233,9 @@ typedef struct icNewtonSolver icNewtonSolver;
 
 /// NULL on a bad def or out of memory.
 icNewtonSolver *icCreateNewtonSolver(const icFemModel *model, const icNewtonDef *def);
+/// Frees a solver from icCreateNewtonSolver (not its model). NULL is fine.
 void icDestroyNewtonSolver(icNewtonSolver *solver);
+/// Replaces the solver's settings; an invalid def is ignored (the settings stay).
 void icNewtonSolver_SetDef(icNewtonSolver *solver, const icNewtonDef *def);
 /// Adds a per-vertex potential (contact) to what later steps and solves minimise: its energy
 /// joins the line search's objective, its forces the residual, its blocks the Hessian.
@@ -248,6 +258,7 @@ icResult icNewtonSolver_SolveStatic(icNewtonSolver *solver, const icNewtonInput 
 /// Settings of the world's Newton solver (used when its def.solver is IC_SOLVER_NEWTON);
 /// NULL restores the defaults.
 void icWorld_SetNewtonDef(icWorld *world, const icNewtonDef *def);
+/// The world's Newton settings (the defaults until icWorld_SetNewtonDef).
 icNewtonDef icWorld_GetNewtonDef(const icWorld *world);
 /// Newton and CG iteration counts of the world's last Newton step or static solve.
 icNewtonStats icWorld_GetNewtonStats(const icWorld *world);
@@ -256,6 +267,7 @@ icNewtonStats icWorld_GetNewtonStats(const icWorld *world);
 /// mask and targets from its pins). The world should keep one pointer (initially NULL) and
 /// release it with icNewtonCache_Destroy; it is rebuilt when bodies are added.
 typedef struct icNewtonCache icNewtonCache;
+/// Frees a Newton cache. NULL is fine.
 void icNewtonCache_Destroy(icNewtonCache *cache);
 
 /// Backward Euler step of the world's current state with the force-based solver. Bodies use

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Mesh and surface file formats beyond TetGen: Gmsh, VTK legacy and XML, MEDIT, triangle
-// surfaces (OBJ, PLY, STL, OFF), their writers, Blender point caches and tetrahedralising
-// a closed surface with the external `tetgen` program; atomic output files. The
-// isochor_formats library: it needs the engine's mesh and core parts, zlib and expat.
+/// \file
+/// Mesh and surface file formats beyond TetGen: Gmsh, VTK legacy and XML, MEDIT, triangle
+/// surfaces (OBJ, PLY, STL, OFF), their writers, Blender point caches and tetrahedralising
+/// a closed surface with the external `tetgen` program; atomic output files. The
+/// isochor_formats library: it needs the engine's mesh and core parts, zlib and expat.
 #pragma once
 
 #include "isochor/mesh.h"
@@ -37,10 +38,11 @@ bool icPath_IsAbsolute(const char *path);
 // Atomic output files: write to "path.tmp.PID", then rename over path on commit, so an
 // interrupted writer never leaves a truncated file under the final name.
 
+/// An output file being written atomically (icAtomicFile_Open, then Commit or Abort).
 typedef struct icAtomicFile {
-    FILE *fp;
-    char path[1024];
-    char tempPath[1100];
+    FILE *fp;            ///< the open temporary file to write to
+    char path[1024];     ///< the final path
+    char tempPath[1100]; ///< the temporary file, "path.tmp.PID"
 } icAtomicFile;
 
 /// Opens a temporary file next to path for binary writing. IC_ERR_IO (diag says why).
@@ -83,8 +85,8 @@ icResult icSaveTetGen(const char *basePath, const icTetMesh *mesh, icDiagnostic 
 
 /// A named field for output files: `components` icReal per point or cell (1 or 3).
 typedef struct icField {
-    const char *name;
-    int components;
+    const char *name;    ///< array name in the file
+    int components;      ///< values per point or cell: 1 or 3
     const icReal *data; ///< (count x components)
 } icField;
 
@@ -104,7 +106,7 @@ icResult icWritePvd(const char *path, int count, const char *const *files, const
 
 /// The file formats icLoadMesh knows.
 typedef enum icMeshFormat {
-    IC_FORMAT_UNKNOWN = 0,
+    IC_FORMAT_UNKNOWN = 0, ///< not a tet mesh format isochor reads
     IC_FORMAT_TETGEN, ///< .node/.ele
     IC_FORMAT_GMSH,   ///< .msh 2.x and 4.1, ASCII and binary
     IC_FORMAT_VTK,    ///< legacy .vtk 2.0 to 5.1, ASCII and BINARY
@@ -114,7 +116,7 @@ typedef enum icMeshFormat {
 
 /// What a reader found besides the mesh: notes for the user, not errors.
 typedef struct icMeshFileInfo {
-    icMeshFormat format;
+    icMeshFormat format; ///< the format read
     char formatName[48]; ///< e.g. "gmsh 4.1 binary", "vtk 5.1 ascii"
     int skippedElements; ///< elements that are not tetrahedra (triangles, lines, ...)
     int quadraticTets;   ///< 10-node tets read as linear tets from their corners
@@ -131,7 +133,7 @@ typedef struct icMeshFileInfo {
 /// A named point or cell array read along with a mesh (VTK/VTU point and cell data, Gmsh
 /// $NodeData and $ElementData).
 typedef struct icMeshField {
-    char name[64];
+    char name[64];  ///< the array's name in the file
     int components; ///< values per point or cell, 1..9
     bool perCell;   ///< one tuple per tet (true) or per vertex (false)
     icReal *data;   ///< (tetCount or vertexCount) x components, in the loaded mesh's order
@@ -139,10 +141,11 @@ typedef struct icMeshField {
 
 /// The fields of a file; release with icMeshFields_Destroy.
 typedef struct icMeshFields {
-    int count;
+    int count;          ///< fields held
     icMeshField *items; ///< (count)
 } icMeshFields;
 
+/// Frees the fields and their data and zeroes the struct. Safe on a zeroed struct.
 void icMeshFields_Destroy(icMeshFields *fields);
 /// The field with this name (case-insensitive) and kind, or NULL.
 const icMeshField *icMeshFields_Find(const icMeshFields *fields, const char *name, bool perCell);
@@ -194,14 +197,15 @@ bool icSaveMesh_KeepsField(const char *path, const icTetMesh *mesh, const icMesh
 
 /// A triangle surface: a closed boundary to tetrahedralise, or a render mesh to embed.
 typedef struct icTriSurface {
-    int vertexCount;
-    int triangleCount;
-    icReal *positions; ///< (vertexCount x 3)
+    int vertexCount;   ///< vertices
+    int triangleCount; ///< triangles
+    icReal *positions; ///< (vertexCount x 3), m
     int *triangles;    ///< (triangleCount x 3), 0-based, counter-clockwise seen from outside
     int *meshVertex;   ///< (vertexCount) tet-mesh vertex of each surface vertex, or NULL
     int *meshTet;      ///< (triangleCount) tet each triangle bounds, or NULL
 } icTriSurface;
 
+/// Frees the surface's arrays and zeroes it. Safe on a zeroed struct.
 void icTriSurface_Destroy(icTriSurface *surface);
 
 /// Reads .obj, .ply (ascii, binary little/big endian), .stl (ascii, binary) or .off, by
@@ -231,10 +235,11 @@ icResult icSaveSurface(const char *path, const icTriSurface *surface, icDiagnost
 // version 1, int32 point count, float32 start frame, float32 sample rate, int32 sample
 // count, then float32 xyz per point per sample, little-endian.
 
+/// A PC2 file being written (icPointCache_Open, Append, then Close or Abort).
 typedef struct icPointCacheWriter {
-    icAtomicFile file;
-    int pointCount;
-    int sampleCount;
+    icAtomicFile file; ///< the output, committed by icPointCache_Close
+    int pointCount;    ///< points per sample
+    int sampleCount;   ///< samples appended so far
     float *scratch; ///< (pointCount x 3)
 } icPointCacheWriter;
 
@@ -254,19 +259,21 @@ void icPointCache_Abort(icPointCacheWriter *writer);
 
 /// The data sets of a .pvd, paths resolved against the .pvd's folder.
 typedef struct icPvdList {
-    int count;
+    int count;           ///< data sets listed
     char (*files)[1024]; ///< (count)
-    icReal *times;       ///< (count)
+    icReal *times;       ///< (count) the data sets' times, s
 } icPvdList;
 
 /// Reads a .pvd (DataSet entries in file order). IC_ERR_EMPTY when it lists nothing.
 icResult icLoadPvd(const char *path, icPvdList *list, icDiagnostic *diag);
+/// Frees the list's arrays and zeroes it. Safe on a zeroed struct.
 void icPvdList_Destroy(icPvdList *list);
 
 // ---------------------------------------------------------------------------------------
 // Surfaces to tetrahedra with the external TetGen program (Debian package `tetgen`). TetGen
 // is AGPL, so isochor never links it: it writes a .smesh, runs the program, reads the result.
 
+/// How icTetrahedralize runs TetGen.
 typedef struct icTetrahedralizeDef {
     icReal maxVolume;    ///< largest tet volume in cubic metres, <= 0 for no limit; default 0
     icReal quality;      ///< radius-edge ratio bound (-q), <= 0 for no refinement; default 1.414
@@ -282,6 +289,8 @@ typedef struct icTetrahedralizeDef {
     const volatile sig_atomic_t *interrupt;
 } icTetrahedralizeDef;
 
+/// Defaults: no volume limit, quality 1.414, "tetgen" on PATH, a fresh folder under /tmp,
+/// files removed, 300 s time limit, no interrupt.
 icTetrahedralizeDef icDefaultTetrahedralizeDef(void);
 
 /// True when program (a name on PATH or a path) exists and is executable.

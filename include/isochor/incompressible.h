@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Volume-conserving FEM (seed 003, Irving, Schroeder & Fedkiw 2007): one-ring volumes, the
-// divergence operator J = dV/dx and its transpose, the pressure matrix J M^-1 J^T, MINRES and
-// Jacobi-PCG, contact constraints as palindromic projection sweeps, the two pressure
-// projections, and the world solver IC_SOLVER_INCOMPRESSIBLE that steps with them.
+/// \file
+/// Volume-conserving FEM (Irving, Schroeder & Fedkiw 2007): one-ring volumes, the
+/// divergence operator J = dV/dx and its transpose, the pressure matrix J M^-1 J^T, MINRES and
+/// Jacobi-PCG, contact constraints as palindromic projection sweeps, the two pressure
+/// projections, and the world solver IC_SOLVER_INCOMPRESSIBLE that steps with them.
 #pragma once
 
 #include "isochor/fem.h"
@@ -35,15 +36,18 @@ void icOneRing_Divergence(const icReal *g, const int *tets, int tetCount, int ve
 void icOneRing_DivergenceTranspose(const icReal *g, const int *tets, int tetCount,
                                    int vertexCount, const icReal *p, icReal *out);
 
-/// Scalar compressed-row matrix: row r has entries rowStart[r] .. rowStart[r+1]-1 with
+/// Scalar compressed-row matrix: row r has entries rowStart[r]..rowStart[r+1]-1 with
 /// ascending columns.
 typedef struct icCsr {
-    int rowCount, colCount, nonzeroCount;
+    //!@{
+    int rowCount, colCount, nonzeroCount; ///< rows, columns and stored entries
+    //!@}
     int *rowStart;  ///< (rowCount + 1)
     int *col;       ///< (nonzeroCount)
     icReal *values; ///< (nonzeroCount)
 } icCsr;
 
+/// Frees the arrays and zeroes the struct. Safe on a zeroed struct.
 void icCsr_Destroy(icCsr *matrix);
 /// y = A x.
 void icCsr_Multiply(const icCsr *matrix, const icReal *x, icReal *y);
@@ -64,12 +68,13 @@ icResult icOneRing_AssemblePressure(const icCsr *J, const icReal *invMass, icCsr
 // ||b||_2, absoluteTolerance), after maxIterations, on breakdown, or (MINRES) when the residual
 // can fall no further (leastSquares below). guess may be x itself.
 
+/// What a MINRES or Jacobi-PCG solve did.
 typedef struct icKrylovStats {
     int iterations;          ///< operator products in the iteration
     int guessProducts;       ///< products spent on the guess (0 or 1)
     icReal initialResidual;  ///< ||b||_2
     icReal residual;         ///< ||b - A x||_2 estimate at the end
-    bool converged;
+    bool converged;          ///< the residual reached max(tolerance ||b||, absoluteTolerance)
     bool breakdown;          ///< CG: p.Ap <= 0; MINRES: gamma = 0 (inconsistent system)
     bool leastSquares;       ///< MINRES: stopped with ||A r|| <= 0.01 tolerance ||A|| ||r||:
                              ///< b is (numerically) outside the range of A and x minimises
@@ -94,20 +99,24 @@ int icJacobiCG(int n, icLinearOperatorFn *op, void *context, const icReal *invDi
 /// One linear constraint over up to 4 vertices: sum_i c[i] . dv_{vertices[i]} = 0.
 typedef struct icVelocityConstraint {
     int count;       ///< 1..4
-    int vertices[4];
-    icVec3 c[4];
+    int vertices[4]; ///< vertex indices; the first count are used
+    icVec3 c[4];     ///< coefficient vectors c_i (dimensionless: weight times unit normal)
 } icVelocityConstraint;
 
 /// An ordered list; Project applies the palindromic sweep (Pi_1 .. Pi_m .. Pi_1)^q.
 typedef struct icConstraintSet {
-    int count, capacity;
-    icVelocityConstraint *items;
+    //!@{
+    int count, capacity;         ///< constraints held and allocated
+    //!@}
+    icVelocityConstraint *items; ///< (count)
 } icConstraintSet;
 
 /// Appends one constraint (IC_ERR_OUT_OF_MEMORY). Constraints whose c^T M^-1 c is 0 (all
 /// vertices kinematic) are ignored by Project.
 icResult icConstraintSet_Add(icConstraintSet *set, const icVelocityConstraint *constraint);
+/// Empties the list and keeps its memory.
 void icConstraintSet_Clear(icConstraintSet *set);
+/// Frees the list's items and zeroes it (set must not be NULL).
 void icConstraintSet_Destroy(icConstraintSet *set);
 /// u := Pi u for u = M^-1 (something) (vertexCount x 3), the M-orthogonal palindromic
 /// symmetric Gauss-Seidel product with `sweeps` repetitions (q; spec 5.4).
@@ -117,6 +126,7 @@ void icConstraintSet_Project(const icConstraintSet *set, const icReal *invMass, 
 // ---------------------------------------------------------------------------------------
 // Pressure projections (spec 2).
 
+/// Krylov solver of the pressure systems.
 typedef enum icPressureSolver {
     IC_PRESSURE_MINRES = 0, ///< Paige-Saunders MINRES (default; safe when A is singular)
     IC_PRESSURE_CG,         ///< Jacobi-PCG, falls back to MINRES on breakdown
@@ -134,6 +144,7 @@ typedef struct icPressureDef {
     int sweeps;              ///< q of the contact projections, >= 1; default 4
 } icPressureDef;
 
+/// Defaults: MINRES, tolerance 0.01, floor 1e-10, 200 iterations, Jacobi scaling, 4 sweeps.
 icPressureDef icDefaultPressureDef(void);
 
 /// Workspace of the projections for one mesh: oriented tets, masses and the scratch the
@@ -144,6 +155,7 @@ typedef struct icPressureSystem icPressureSystem;
 /// memory or for bad sizes.
 icPressureSystem *icCreatePressureSystem(int vertexCount, const int *tets, int tetCount,
                                          const icReal *invMass);
+/// Frees a pressure system. NULL is fine.
 void icDestroyPressureSystem(icPressureSystem *system);
 struct icPool;
 /// Runs the system's operators on these workers (internal, src/core/pool.h; NULL: the
@@ -153,8 +165,8 @@ void icPressureSystem_SetPool(icPressureSystem *system, struct icPool *pool);
 void icPressureSystem_Setup(icPressureSystem *system, const icReal *x);
 /// The one-ring volumes of icOneRing_Volumes at x, bit for bit, on the system's workers.
 void icPressureSystem_RingVolumes(icPressureSystem *system, const icReal *x, icReal *ringVolumes);
-/// Turns off the rows with active[k] == 0 until the next Setup (their phat stays zero), e.g.
-/// rings of a sub-mesh whose tets are not all in it.
+/// Turns off the rows with active[k] == 0 until the next Setup (their phat stays zero),
+/// e.g.\ rings of a sub-mesh whose tets are not all in it.
 void icPressureSystem_DeactivateRows(icPressureSystem *system, const unsigned char *active);
 /// Solves (J Pi M^-1 J^T) phat = rhs on the active unknowns (phat zero elsewhere) and
 /// returns the iteration count; constraints may be NULL; guess (n, may be NULL or phat
@@ -165,13 +177,13 @@ int icPressureSystem_Solve(icPressureSystem *system, const icConstraintSet *cons
 /// dv = Pi M^-1 J^T phat (vertexCount x 3).
 void icPressureSystem_Correction(icPressureSystem *system, const icConstraintSet *constraints,
                                  int sweeps, const icReal *phat, icReal *dv);
-/// Velocity projection (eq. 2) at the configuration of the last Setup: v += Pi M^-1 J^T phat
+/// Velocity projection (eq.\ 2) at the configuration of the last Setup: v += Pi M^-1 J^T phat
 /// with A phat = -J v. phat (vertexCount, may be NULL): on entry the solve's start when
 /// useGuess, on return the scaled pressure (Pa s).
 int icPressureSystem_ProjectVelocity(icPressureSystem *system, const icConstraintSet *constraints,
                                      const icPressureDef *def, icReal *v, icReal *phat,
                                      bool useGuess, icKrylovStats *stats);
-/// Position correction (eq. 1) at the configuration of the last Setup (x^n, whose ring
+/// Position correction (eq.\ 1) at the configuration of the last Setup (x^n, whose ring
 /// volumes are ringVolumes): w := vstar + Pi M^-1 J^T phat with
 /// A phat = -J vstar + e/dt, e_k = target_k - V_k clamped by recoveryTime (Dtau, 0 = none;
 /// spec 2.2). phat (vertexCount, may be NULL): on entry the solve's start when useGuess,
@@ -184,19 +196,23 @@ int icPressureSystem_CorrectPositions(icPressureSystem *system, const icConstrai
 // ---------------------------------------------------------------------------------------
 // The world solver IC_SOLVER_INCOMPRESSIBLE (spec 3.1: modified semi-implicit Newmark).
 
-/// A kinematic plane for this solver: bodies stay on the side normal . x >= offset(t), with
-/// offset(t) = offset + speed * clamp(t, start, end) - start ... (moves along its normal).
+/// A kinematic plane for this solver: bodies stay on the side normal .\ x >= offset(t), with
+/// offset(t) = offset + speed (clamp(t, start, end) - start) (it moves along its normal).
 typedef struct icMovingPlaneDef {
-    icVec3 normal; ///< any length > 0
-    icReal offset; ///< m at t = start
-    icReal speed;  ///< m/s along the normal (positive = towards the bodies)
-    icReal start, end; ///< s; the plane moves only inside the window
+    icVec3 normal; ///< any length > 0; normalised on creation, offset is not rescaled (unlike
+                   ///< icPlaneDef): offset is the distance along the unit normal; default +y
+    icReal offset; ///< m at t = start; default 0
+    icReal speed;  ///< m/s along the normal (positive = towards the bodies); default 0
+    //!@{
+    icReal start, end; ///< s; the plane moves only inside the window; default [0, +inf)
+    //!@}
     icReal friction;   ///< Coulomb coefficient, >= 0; default 0
 } icMovingPlaneDef;
 
+/// Defaults: the ground y >= 0 at rest, no friction.
 icMovingPlaneDef icDefaultMovingPlaneDef(void);
 
-/// Where the velocity projection (eq. 2) runs in a substep of spec 3.1's scheme. The paper
+/// Where the velocity projection (eq.\ 2) runs in a substep of spec 3.1's scheme. The paper
 /// allows any point (it is a static projection); where it runs decides which velocity is
 /// carried to the next substep.
 typedef enum icVelocityProjection {
@@ -205,7 +221,7 @@ typedef enum icVelocityProjection {
     /// tried.
     IC_VELOCITY_PROJECTION_AUTO = 0,
     /// After the extrapolation (step 8), on v^{n+1} at x^{n+1} with step 5's contacts: the
-    /// carried velocity is divergence free, and the next substep's eq. 1 reuses the pressure
+    /// carried velocity is divergence free, and the next substep's eq.\ 1 reuses the pressure
     /// operators it set up. The velocity half step's elastic impulse (doubled by the
     /// extrapolation) then no longer rides on contact vertices as sliding speed that eq. 1 takes
     /// back: a resting body rests, and the CFL substeps fall (docs/results.md).
@@ -237,7 +253,7 @@ typedef struct icIncompressibleDef {
     icReal proximity;           ///< their distance, m, > 0; default 0.005
     icReal cgTolerance;         ///< relative tolerance of the force solves, > 0; 1e-4
     int maxCGIterations;        ///< cap of the force solves, >= 1; default 500
-    int positionNewtonIterations; ///< eq. 1 re-linearised at the corrected end positions
+    int positionNewtonIterations; ///< eq.\ 1 re-linearised at the corrected end positions
                                 ///< (spec 2.1, optional iteration), >= 1; default 5
     icReal positionTolerance;   ///< those iterations stop once every ring is within this
                                 ///< relative error of its (clamped) target, > 0; 1e-3
@@ -263,18 +279,19 @@ typedef struct icIncompressibleDef {
                                 ///< default false: kinetic friction only, under which a body
                                 ///< on a slope within its friction angle creeps (~18 % of the
                                 ///< frictionless slide at 20 deg, mu 0.6). Colliders stay kinetic.
-    bool warmStart;             ///< the first eq. 1 solve and the eq. 2 solve of a substep
+    bool warmStart;             ///< the first eq.\ 1 solve and the eq.\ 2 solve of a substep
                                 ///< start from the last substep's pressures (same tolerance);
                                 ///< default true
-    icVelocityProjection velocityProjection; ///< where eq. 2 runs; default
+    icVelocityProjection velocityProjection; ///< where eq.\ 2 runs; default
                                              ///< IC_VELOCITY_PROJECTION_AUTO
 } icIncompressibleDef;
 
+/// Defaults as listed in icIncompressibleDef.
 icIncompressibleDef icDefaultIncompressibleDef(void);
 
 /// What the last step did.
 typedef struct icIncompressibleStats {
-    int positionIterations;       ///< Krylov iterations of eq. 1 (all its Newton iterations, and
+    int positionIterations;       ///< Krylov iterations of eq.\ 1 (all its Newton iterations, and
                                   ///< the product that weighs a warm start)
     int positionNewtonIterations; ///< Newton iterations of eq. 1 taken
     int localNewtonSolves;        ///< of them, those solved on a sub-mesh (localNewtonLayers)
@@ -284,20 +301,25 @@ typedef struct icIncompressibleStats {
     int forceIterations;     ///< CG iterations of the force solves
     int objectContacts;      ///< object contact constraints in eq. 2
     int selfPairs;           ///< proximity constraints
-    icReal elasticMs, pressureMs, contactMs, totalMs;
+    //!@{
+    icReal elasticMs, pressureMs, contactMs, totalMs; ///< stage wall times, ms
+    //!@}
     icReal maxRingError;     ///< max |V_k / V_k^0 - 1| at the end of the step
 } icIncompressibleStats;
 
 /// The solver's cache; the world keeps one pointer and frees it with this.
 typedef struct icIncompressibleCache icIncompressibleCache;
+/// Frees the cache. NULL is fine.
 void icIncompressibleCache_Destroy(icIncompressibleCache *cache);
 
 /// Settings (NULL restores the defaults). IC_ERR_BAD_VALUE for a bad def.
 icResult icWorld_SetIncompressibleDef(icWorld *world, const icIncompressibleDef *def);
+/// The world's incompressible settings (the defaults until set).
 icIncompressibleDef icWorld_GetIncompressibleDef(const icWorld *world);
 /// Adds a moving kinematic plane (this solver only; static icWorld_AddPlane planes are
 /// handled too). IC_ERR_BAD_VALUE for a zero normal or a bad window.
 icResult icWorld_AddMovingPlane(icWorld *world, const icMovingPlaneDef *def);
+/// What the world's last incompressible step did (zeros before the first).
 icIncompressibleStats icWorld_GetIncompressibleStats(const icWorld *world);
 /// Per-vertex pressure of the last velocity projection, Pa (vertexCount); zeros before the
 /// first step. Returns false when the world has no incompressible solver state.

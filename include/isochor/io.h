@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Mesh formats (isochor_formats) and scenes (isochor_scene) in one include.
+/// \file
+/// Mesh formats (isochor_formats) and scenes (isochor_scene) in one include.
 #pragma once
 
 #include "isochor/formats.h"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Umbrella header of the isochor engine (library isochor). Mesh files are in
-// isochor/formats.h (isochor_formats), scenes in isochor/scene.h (isochor_scene), pictures in
-// isochor/render.h (isochor_render).
+/// \file
+/// Umbrella header of the isochor engine (library isochor). Mesh files are in
+/// isochor/formats.h (isochor_formats), scenes in isochor/scene.h (isochor_scene), pictures in
+/// isochor/render.h (isochor_render).
 #pragma once
 
 #include "isochor/base.h"

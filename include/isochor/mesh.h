@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Tetrahedral meshes: the plain geometry a user builds, loads or generates, plus the
-// checks, reports and derived structures (surface, adjacency, colouring) the solvers need.
+/// \file
+/// Tetrahedral meshes: the plain geometry a user builds, loads or generates, plus the
+/// checks, reports and derived structures (surface, adjacency, colouring) the solvers need.
 #pragma once
 
 #include "isochor/math.h"
@@ -14,8 +15,8 @@ extern "C" {
 /// release with icTetMesh_Destroy. Tet vertex order: vertex 4 (index 3) is the base, and a
 /// positively oriented tet has det[x1-x4, x2-x4, x3-x4] > 0.
 typedef struct icTetMesh {
-    int vertexCount;
-    int tetCount;
+    int vertexCount;   ///< vertices, >= 0
+    int tetCount;      ///< tetrahedra, >= 0
     icReal *positions; ///< (vertexCount x 3) metres
     int *tets;         ///< (tetCount x 4) 0-based vertex indices
     int *regions;      ///< (tetCount) region / physical-group id per tet, or NULL
@@ -66,11 +67,17 @@ icResult icTetMesh_CheckFrame(const icTetMesh *mesh, icOrientReport *report, icD
 
 /// Mesh quality figures.
 typedef struct icMeshQuality {
+    //!@{
     icReal minVolume, maxVolume, totalVolume; ///< signed, cubic metres
+    //!@}
+    //!@{
     icReal minDihedralDeg, maxDihedralDeg;    ///< over all tets, degrees
+    //!@}
     icReal minFaceAngleDeg;                   ///< smallest angle of any triangle face, degrees
     icReal maxEdgeRatio;                      ///< max over tets of longest / shortest edge
+    //!@{
     icReal minEdge, maxEdge;                  ///< metres
+    //!@}
     int invertedCount;                        ///< tets with negative volume
 } icMeshQuality;
 
@@ -88,19 +95,22 @@ icResult icTetMesh_ExtractSurface(const icTetMesh *mesh, int **triangles, int *t
                                   int **faceTets);
 
 /// Vertex-to-tet adjacency in compressed rows: tets of vertex v are
-/// tetIndices[offsets[v] .. offsets[v+1]-1], ascending.
+/// indices[offsets[v]..offsets[v+1]-1], ascending.
 typedef struct icAdjacency {
-    int rowCount;
+    int rowCount;    ///< rows: the mesh's vertexCount
     int *offsets;    ///< (rowCount + 1)
     int *indices;    ///< (offsets[rowCount])
 } icAdjacency;
+/// The tets of every vertex. IC_ERR_INDEX_OUT_OF_RANGE for a bad tet index,
+/// IC_ERR_INVALID_ARGUMENT for NULL or negative counts, IC_ERR_OUT_OF_MEMORY.
 icResult icTetMesh_VertexTets(const icTetMesh *mesh, icAdjacency *adjacency);
+/// Frees the arrays and zeroes the struct. Safe on a zeroed struct.
 void icAdjacency_Destroy(icAdjacency *adjacency);
 
 /// A partition of tets into colours: no two tets of one colour share a vertex.
 /// Tets of colour c are order[colourStart[c] .. colourStart[c+1]-1].
 typedef struct icColouring {
-    int colourCount;
+    int colourCount;  ///< colours
     int *colourStart; ///< (colourCount + 1)
     int *order;       ///< (tetCount) tets sorted by colour, ascending index within a colour
 } icColouring;
@@ -108,38 +118,39 @@ typedef struct icColouring {
 /// Greedy colouring in tet index order (deterministic): each tet takes the smallest colour
 /// none of its vertices' earlier tets use.
 icResult icTetMesh_ColourGreedy(const icTetMesh *mesh, icColouring *colouring);
-/// The paper's cell scheme for hex-derived meshes (seed 000, 5.3): one task owns a whole cell,
-/// cells coloured by (i%2, j%2, k%2) into 8 colours. Here the returned colouring lists, for
-/// each of the 8 cell colours, the tets of those cells grouped by cell (cell order ascending,
-/// tets of a cell in index order). Tets inside one cell share vertices, so a colour is
-/// processed cell by cell (serially within a cell, cells in parallel), and
-/// icColouring_IsValid is false for this colouring by design. colourCount is always 8 (a
-/// colour may be empty on tiny grids). cellStart (optional, free with icFree) gives the
-/// boundaries: tets of the k-th non-empty cell in `order` are cellStart[k]..cellStart[k+1]-1,
-/// for k < *cellCount. IC_ERR_UNSUPPORTED when the mesh has no tetCell data.
+/// The paper's cell scheme for hex-derived meshes (Macklin & Müller 2021, sec.\ 5.3): one task owns
+/// a whole cell, cells coloured by (i%2, j%2, k%2) into 8 colours. Here the returned colouring
+/// lists, for each of the 8 cell colours, the tets of those cells grouped by cell (cell order
+/// ascending, tets of a cell in index order). Tets inside one cell share vertices, so a colour is
+/// processed cell by cell (serially within a cell, cells in parallel), and icColouring_IsValid is
+/// false for this colouring by design. colourCount is always 8 (a colour may be empty on tiny
+/// grids). cellStart (optional, free with icFree) gives the boundaries: tets of the k-th non-empty
+/// cell in `order` are cellStart[k]..cellStart[k+1]-1, for k < *cellCount. IC_ERR_UNSUPPORTED when
+/// the mesh has no tetCell data.
 icResult icTetMesh_ColourByCell(const icTetMesh *mesh, icColouring *colouring, int **cellStart,
                                 int *cellCount);
+/// Frees the arrays and zeroes the struct. Safe on a zeroed struct.
 void icColouring_Destroy(icColouring *colouring);
 /// True when no two tets of any colour share a vertex.
 bool icColouring_IsValid(const icColouring *colouring, const icTetMesh *mesh);
 
-/// Box generator: [-size/2, size/2] centred at the origin, split into cells[0..2] hex cells,
+/// Box generator: [-size/2, size/2] (m) centred at the origin, split into cells[0..2] hex cells,
 /// each cut into 5 or 6 tets (split = 5 alternates the 5-tet pattern so faces match).
 icResult icGenerateBox(icTetMesh *mesh, icVec3 size, const int cells[3], int split);
-/// Sphere of the given radius carved from a cube grid with cellsAcross cells per diameter:
+/// Sphere of the given radius (m) carved from a cube grid with cellsAcross cells per diameter:
 /// keeps the hex cells whose centre lies inside, then moves the boundary vertices onto the
 /// sphere as far as every tet keeps >= 1/2 of its carved volume (so the body is round).
 icResult icGenerateSphere(icTetMesh *mesh, icReal radius, int cellsAcross, int split);
-/// Torus in the xz-plane around the y axis (major radius R, tube radius r), carved likewise;
+/// Torus in the xz-plane around the y axis (major radius R, tube radius r, m), carved likewise;
 /// cellsAcross cubic cells span the outer diameter 2 (R + r), y gets as many as 2r needs.
 icResult icGenerateTorus(icTetMesh *mesh, icReal majorRadius, icReal minorRadius,
                          int cellsAcross, int split);
-/// The "crazy cube" (seed 000, Fig. 6): a cube of edge `size` centred at the origin with
-/// targetTets (>= 162) tets within 20 %, of very poor quality (min face angle < 1 deg, edge
-/// ratio > 50:1; typically about 0.3 deg and 67:1 like the paper) but all positively
-/// oriented and conforming. Built from a 6-split hex grid with graded, partly squeezed
-/// planes and random vertex moves that keep every tet positive (boundary vertices stay in
-/// their face), driven by `seed` (deterministic on every platform). Fills tetCell.
+/// The "crazy cube" (Macklin & Müller 2021, Fig.\ 6): a cube of edge `size` (m) centred at the
+/// origin with targetTets (>= 162) tets within 20 %, of very poor quality (min face angle < 1 deg,
+/// edge ratio > 50:1; typically about 0.3 deg and 67:1 like the paper) but all positively oriented
+/// and conforming. Built from a 6-split hex grid with graded, partly squeezed planes and random
+/// vertex moves that keep every tet positive (boundary vertices stay in their face), driven by
+/// `seed` (deterministic on every platform). Fills tetCell.
 icResult icGenerateCrazyCube(icTetMesh *mesh, icReal size, int targetTets, uint64_t seed);
 
 #pragma GCC visibility pop

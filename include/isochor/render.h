@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Pictures of results without a GPU or a display: a software z-buffer rasteriser draws the
-// boundary surface with Lambert shading over a ground grid, coloured by a field with a
-// colour bar, with colliders (tessellated here) in grey, and writes PNG files. The
-// isochor_render library (needs libpng and isochor_formats).
+/// \file
+/// Pictures of results without a GPU or a display: a software z-buffer rasteriser draws the
+/// boundary surface with Lambert shading over a ground grid, coloured by a field with a
+/// colour bar, with colliders (tessellated here) in grey, and writes PNG files. The
+/// isochor_render library (needs libpng and isochor_formats).
 #pragma once
 
 #include "isochor/collision.h"
@@ -15,11 +16,16 @@ extern "C" {
 
 /// An 8-bit RGB image, rows top to bottom.
 typedef struct icImage {
-    int width, height;
+    //!@{
+    int width, height; ///< size in pixels
+    //!@}
     uint8_t *rgb; ///< (height x width x 3)
 } icImage;
 
+/// Allocates a black width x height image (1..16384 pixels each way).
+/// IC_ERR_INVALID_ARGUMENT for other sizes, IC_ERR_OUT_OF_MEMORY.
 icResult icImage_Create(icImage *image, int width, int height);
+/// Frees the pixels and zeroes the struct. Safe on a zeroed struct.
 void icImage_Destroy(icImage *image);
 /// Writes a PNG (atomically).
 icResult icImage_SavePng(const icImage *image, const char *path, icDiagnostic *diag);
@@ -37,9 +43,13 @@ void icColourMap_Sample(icColourMap map, icReal t, uint8_t rgb[3]);
 
 /// A pinhole camera.
 typedef struct icCamera {
-    icVec3 eye, target, up;
-    icReal fovDeg; ///< vertical field of view
-    int width, height;
+    //!@{
+    icVec3 eye, target, up; ///< eye and target positions (m) and the up direction
+    //!@}
+    icReal fovDeg; ///< vertical field of view, degrees
+    //!@{
+    int width, height; ///< image size, pixels
+    //!@}
 } icCamera;
 
 /// Projects a world point to pixel coordinates (x right, y down); false when it lies behind
@@ -49,9 +59,9 @@ bool icCamera_Project(const icCamera *camera, icVec3 point, icReal *x, icReal *y
 /// What to draw: triangles (outward-wound) with an optional scalar per vertex or per
 /// triangle (per-vertex values are interpolated, per-triangle ones drawn flat).
 typedef struct icRenderMesh {
-    int vertexCount;
-    const icReal *positions; ///< (vertexCount x 3)
-    int triangleCount;
+    int vertexCount;         ///< vertices
+    const icReal *positions; ///< (vertexCount x 3), m
+    int triangleCount;       ///< triangles
     const int *triangles;         ///< (triangleCount x 3)
     const icReal *vertexValues;   ///< (vertexCount) or NULL
     const icReal *triangleValues; ///< (triangleCount) or NULL
@@ -59,28 +69,39 @@ typedef struct icRenderMesh {
 
 /// A plane for icRenderDef.walls: the points with normal . x >= offset are inside.
 typedef struct icRenderPlane {
-    icVec3 normal;
-    icReal offset;
+    icVec3 normal; ///< inward normal, any length > 0
+    icReal offset; ///< normal . x at the plane (m times |normal|)
 } icRenderPlane;
 
+/// Most walls one picture draws (icRenderDef.wallCount).
 #define IC_RENDER_MAX_WALLS 64
 
 /// How a picture is drawn. Get defaults from icDefaultRenderDef().
 typedef struct icRenderDef {
+    //!@{
     int width, height;    ///< pixels, 16..8192; default 960 x 640
+    //!@}
     icVec3 viewDirection; ///< from the target towards the eye (any length); default (1, 0.75, 1.6)
     icVec3 up;            ///< default +y (gravity is -y)
     icReal fovDeg;        ///< vertical field of view, degrees; default 30
-    bool hasFrame;        ///< frame these bounds instead of the mesh's (steady animations)
-    icVec3 frameLower, frameUpper;
+    bool hasFrame;        ///< frame these bounds instead of the mesh's (steady animations);
+                          ///< default false
+    //!@{
+    icVec3 frameLower, frameUpper; ///< with hasFrame: the box to frame, m
+    //!@}
     bool groundGrid;           ///< draw the ground plane with a grid; default true
-    bool hasGroundHeight;      ///< put the ground at groundHeight instead of the frame's lowest y
-    icReal groundHeight;       ///< metres
+    bool hasGroundHeight;      ///< put the ground at groundHeight instead of the frame's lowest
+                               ///< y; default false
+    icReal groundHeight;       ///< y of the ground, metres
     bool colourBar;            ///< draw a colour bar when a field is given; default true
     icColourMap colourMap;     ///< default sequential
-    icReal fieldMin, fieldMax; ///< colour range; fieldMin >= fieldMax means the data's range
-    bool centred;              ///< make the data's range symmetric about centre (J about 1)
-    icReal centre;
+    //!@{
+    icReal fieldMin, fieldMax; ///< colour range, in the field's units; fieldMin >= fieldMax
+                               ///< (default 0, 0) means the data's range
+    //!@}
+    bool centred;              ///< make the data's range symmetric about centre (J about 1);
+                               ///< default false
+    icReal centre;             ///< the value centred ranges are symmetric about; default 0
     const char *fieldLabel;   ///< shown above the colour bar (NULL: none)
     const char *title;        ///< shown in the top-left corner (NULL: none)
     uint8_t surfaceColour[3]; ///< colour without a field; default a warm orange
@@ -94,25 +115,31 @@ typedef struct icRenderDef {
     /// or no triangles: none, and the picture is exactly what it was without this field.
     const icRenderMesh *obstacles;
     uint8_t obstacleColour[3]; ///< default a mid grey
-    /// Walls: planes the bodies stay on the inner side of (normal . x >= offset; normals of any
+    /// Walls: planes the bodies stay on the inner side of (normal .\ x >= offset; normals of any
     /// length, the ground excepted: it is drawn on its own). Each is cut to the frame box grown
     /// by its half diagonal (up to a little above the frame's top), to the ground and to the
     /// other walls' inner sides, and drawn in wallColour only when the camera is on its inner
     /// side: a wall between the camera and the bodies is left out, so the far walls of a box
     /// show and the near ones do not. At most IC_RENDER_MAX_WALLS; 0 (default): none.
     int wallCount;
-    const icRenderPlane *walls;
+    const icRenderPlane *walls; ///< (wallCount) the walls; NULL (default) when none
     uint8_t wallColour[3]; ///< default a light blue-grey
 } icRenderDef;
 
+/// Defaults as listed in icRenderDef: 960 x 640, 30 degrees, ground grid and colour bar on,
+/// sequential colours over the data's range, no obstacles or walls.
 icRenderDef icDefaultRenderDef(void);
 
 /// Where things landed in the picture.
 typedef struct icRenderInfo {
-    icCamera camera;
+    icCamera camera;                ///< the camera that framed the picture
     int surfacePixels;              ///< pixels showing the mesh
-    int barX0, barY0, barX1, barY1; ///< colour bar rectangle (all 0 when none)
+    //!@{
+    int barX0, barY0, barX1, barY1; ///< colour bar rectangle, pixels (all 0 when none)
+    //!@}
+    //!@{
     icReal fieldMin, fieldMax;      ///< the range the colours span
+    //!@}
 } icRenderInfo;
 
 /// Draws mesh into image (created here; free with icImage_Destroy). info may be NULL.
@@ -121,11 +148,13 @@ icResult icRender(const icRenderMesh *mesh, const icRenderDef *def, icImage *ima
 
 /// Triangles of colliders, owned (icColliderSurface_Destroy frees them).
 typedef struct icColliderSurface {
-    int vertexCount;
+    int vertexCount;   ///< vertices
     icReal *positions; ///< (vertexCount x 3), m
-    int triangleCount;
+    int triangleCount; ///< triangles
     int *triangles; ///< (triangleCount x 3), counter-clockwise seen from outside
+    //!@{
     int vertexCapacity, triangleCapacity; ///< growth bookkeeping (array elements), internal
+    //!@}
 } icColliderSurface;
 
 #define IC_COLLIDER_SEGMENTS 32 ///< a good default for `segments` below
@@ -141,6 +170,7 @@ icResult icCollider_Tessellate(const icWorld *world, icColliderId id, icReal t, 
 /// stands for them).
 icResult icWorld_TessellateColliders(const icWorld *world, icReal t, int segments,
                                      icColliderSurface *surface);
+/// Frees the surface's arrays and zeroes it. Safe on a zeroed struct.
 void icColliderSurface_Destroy(icColliderSurface *surface);
 /// A view of surface for icRenderDef.obstacles (no values).
 icRenderMesh icColliderSurface_AsRenderMesh(const icColliderSurface *surface);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// VIPER rods (Angles et al. 2019, seed 002, docs/viper.md): chains and graphs of spheres
-// ("vertices": position + radius) joined by pills ("segments": a frame quaternion each),
-// solved by generalised XPBD with Jacobi averaging; bundles with scale-invariant shape
-// matching, pill collisions, planes, skinning of triangle meshes and viperization.
-// A rod world is separate from the tet world (world.h): scenes run both side by side.
+/// \file
+/// VIPER rods (Angles et al.\ 2019, docs/viper.md): chains and graphs of spheres
+/// ("vertices": position + radius) joined by pills ("segments": a frame quaternion each),
+/// solved by generalised XPBD with Jacobi averaging; bundles with scale-invariant shape
+/// matching, pill collisions, planes, skinning of triangle meshes and viperization.
+/// A rod world is separate from the tet world (world.h): scenes run both side by side.
 #pragma once
 
 #include "isochor/world.h"
@@ -13,6 +14,8 @@ extern "C" {
 #endif
 #pragma GCC visibility push(default)
 
+/// A rod world (opaque): VIPER rods, bundles, planes, bones and skins. Create with
+/// icCreateRodWorld, free with icDestroyRodWorld.
 typedef struct icRodWorld icRodWorld;
 
 /// Which volume a segment conserves (spec 5.6).
@@ -26,7 +29,7 @@ typedef enum icRodVolume {
 typedef enum icRodRadiusModel {
     IC_ROD_RADIUS_VIPER = 0, ///< radius is a degree of freedom with its own inertia (the paper)
     IC_ROD_RADIUS_BERGOU,    ///< no radius DOF: after each step r_i = rbar_i sqrt(lbar_i / l_i)
-                             ///< (Bergou et al. 2010 style, for comparison; spec 12.4)
+                             ///< (Bergou et al.\ 2010 style, for comparison; spec 12.4)
 } icRodRadiusModel;
 
 /// How bundle goals are applied (spec 8.4).
@@ -70,7 +73,8 @@ icRodWorldDef icDefaultRodWorldDef(void);
 
 /// A rod (a chain of vertices) or a pill object (any graph of segments over its vertices).
 /// Compliances are raw XPBD alphas of the normalised constraints of docs/viper.md (>= 0,
-/// 0 = hard), unless youngsModulus > 0 derives the stretch, bend and twist ones.
+/// 0 = hard; 1/J for the dimensionless constraints, m/N for the bilaplacian, whose C is a
+/// radius), unless youngsModulus > 0 derives the stretch, bend and twist ones.
 typedef struct icRodDef {
     int vertexCount;         ///< >= 2
     const icReal *positions; ///< (vertexCount x 3) rest = initial positions, m
@@ -84,25 +88,25 @@ typedef struct icRodDef {
     icVec3 velocity;         ///< initial velocity, m/s; default 0
 
     bool stretchShear;        ///< spec 5.1 per segment; default true
-    icReal stretchCompliance; ///< default 0
+    icReal stretchCompliance; ///< 1/J; default 0
     bool bendTwist;           ///< spec 5.2 per pair of segments sharing a vertex; default true
-    icReal bendCompliance;    ///< components 1, 2 (bending); default 0
-    icReal twistCompliance;   ///< component 3 (twist); default 0
-    const icReal *segmentBendCompliance; ///< (segmentCount) or NULL; a pair takes the mean of
+    icReal bendCompliance;    ///< components 1, 2 (bending), 1/J; default 0
+    icReal twistCompliance;   ///< component 3 (twist), 1/J; default 0
+    const icReal *segmentBendCompliance; ///< (segmentCount, 1/J) or NULL; a pair takes the mean of
                                          ///< its two segments' values for bend and twist
     icReal youngsModulus;                ///< Pa; > 0 derives stretch 1/(E A l), bend l/(4 E I),
                           ///< twist l/(4 G J) per segment (overrides the three above);
                           ///< default 0 (use the raw compliances)
     icReal shearModulus;             ///< Pa, G for the twist when youngsModulus > 0; <= 0: E / 2.6
     bool radiusSpring;               ///< spec 5.3 per vertex; default false
-    icReal radiusCompliance;         ///< default 1e-3
+    icReal radiusCompliance;         ///< 1/J; default 1e-3
     bool scaleSmoothing;             ///< spec 5.4 (first order) per segment; default false
-    icReal scaleSmoothingCompliance; ///< default 0
+    icReal scaleSmoothingCompliance; ///< 1/J; default 0
     bool scaleBilaplacian;           ///< spec 5.5 (second order) per interior vertex of a chain of
                                      ///< >= 4 vertices; default true
-    icReal bilaplacianCompliance;    ///< default 0
+    icReal bilaplacianCompliance;    ///< m/N; default 0
     icRodVolume volume;              ///< default IC_ROD_VOLUME_MIDPOINT
-    icReal volumeCompliance;         ///< default 0
+    icReal volumeCompliance;         ///< 1/J; default 0
 
     int group;      ///< collision group >= 0 (pills of one group never collide), or -1: a
                     ///< new group of its own; default -1
@@ -119,21 +123,26 @@ icRodDef icPillObjectRodDef(void);
 
 /// Where a rod's vertices and segments sit in the world's arrays.
 typedef struct icRodRange {
-    int vertexStart, vertexCount;
-    int segmentStart, segmentCount;
-    int group;
-    bool chain;
+    //!@{
+    int vertexStart, vertexCount;   ///< first vertex and vertex count
+    //!@}
+    //!@{
+    int segmentStart, segmentCount; ///< first segment and segment count
+    //!@}
+    int group;                      ///< collision group
+    bool chain;                     ///< a chain (0-1, 1-2, ...), not a graph of segments
 } icRodRange;
 
-/// A static half-plane {p : normal . p >= offset} with the reference code's friction
+/// A static half-plane {p : normal .\ p >= offset} with the reference code's friction
 /// (spec 6.5): the tangential motion since the step start is removed by 99 % when it is
 /// below staticFriction times the penetration, else by kineticFriction times the penetration.
 typedef struct icRodPlaneDef {
     icVec3 normal;          ///< any length > 0
     icReal offset;          ///< m
-    icReal staticFriction;  ///< >= 0; default 0.01
-    icReal kineticFriction; ///< >= 0; default 3
+    icReal staticFriction;  ///< dimensionless factor, >= 0; default 0.01
+    icReal kineticFriction; ///< dimensionless factor, >= 0; default 3
 } icRodPlaneDef;
+/// Defaults: the ground y >= 0, the reference code's friction (0.01, 3).
 icRodPlaneDef icDefaultRodPlaneDef(void);
 
 /// What a step did and how long its stages took.
@@ -141,13 +150,18 @@ typedef struct icRodStepStats {
     int candidatePairs;    ///< pill pairs from the broad phase (last substep)
     int contacts;          ///< penetrating pill pairs in the last pass (last substep)
     icReal maxPenetration; ///< m, deepest pill-pill overlap after the step (>= 0)
-    icReal msPredict, msBroadPhase, msCollisions, msConstraints, msTotal;
+    //!@{
+    icReal msPredict, msBroadPhase, msCollisions, msConstraints, msTotal; ///< wall times of
+                             ///< the stages (summed over substeps) and of the step, ms
+    //!@}
     bool nan; ///< a non-finite value appeared (the step was stopped)
 } icRodStepStats;
 
 /// Creates an empty rod world; NULL def means defaults. NULL on a bad def or no memory.
 icRodWorld *icCreateRodWorld(const icRodWorldDef *def);
+/// Frees the rod world and everything it owns. NULL is fine.
 void icDestroyRodWorld(icRodWorld *world);
+/// The world's current settings.
 icRodWorldDef icRodWorld_GetDef(const icRodWorld *world);
 /// The workers the rod world's parallel loops run on: the def's workerCount, or for 0 what
 /// the automatic choice gives the segments now held.
@@ -177,30 +191,46 @@ icResult icRodWorld_AddCapsule(icRodWorld *world, icVec3 a, icVec3 b, icReal rad
 icResult icRodWorld_AddOctopus(icRodWorld *world, icVec3 origin, icReal scale, int *rod,
                                icDiagnostic *diag);
 
+/// Rods added so far.
 int icRodWorld_GetRodCount(const icRodWorld *world);
+/// Where rod `rod` (0 <= rod < icRodWorld_GetRodCount; asserted) sits in the world's arrays.
 icRodRange icRodWorld_GetRod(const icRodWorld *world, int rod);
+/// Vertices over all rods.
 int icRodWorld_GetVertexCount(const icRodWorld *world);
+/// Segments (pills) over all rods.
 int icRodWorld_GetSegmentCount(const icRodWorld *world);
 /// Segment end vertices (segmentCount x 2).
 const int *icRodWorld_GetSegments(const icRodWorld *world);
 /// Current state arrays: positions (vertexCount x 3), radii (vertexCount), frames
 /// (segmentCount x 4, w x y z), velocities (vertexCount x 3), radius velocities (vertexCount).
+/// Positions in m.
 const icReal *icRodWorld_GetPositions(const icRodWorld *world);
+/// Current radii (vertexCount), m.
 const icReal *icRodWorld_GetRadii(const icRodWorld *world);
+/// Current segment frames (segmentCount x 4): unit quaternions, w x y z.
 const icReal *icRodWorld_GetFrames(const icRodWorld *world);
+/// Current velocities (vertexCount x 3), m/s.
 const icReal *icRodWorld_GetVelocities(const icRodWorld *world);
+/// Current radius rates (vertexCount), m/s.
 const icReal *icRodWorld_GetRadiusVelocities(const icRodWorld *world);
-/// Writable state (set initial conditions before stepping; perturbations).
+/// Writable state (set initial conditions before stepping; perturbations). Positions, m.
 icReal *icRodWorld_GetPositionsMutable(icRodWorld *world);
+/// Writable radii (vertexCount), m.
 icReal *icRodWorld_GetRadiiMutable(icRodWorld *world);
+/// Writable velocities (vertexCount x 3), m/s.
 icReal *icRodWorld_GetVelocitiesMutable(icRodWorld *world);
+/// Writable radius rates (vertexCount), m/s.
 icReal *icRodWorld_GetRadiusVelocitiesMutable(icRodWorld *world);
 /// Rest data: positions (vertexCount x 3), radii (vertexCount), current rest lengths
-/// (segmentCount; activation edits them), inverse masses (vertexCount).
+/// (segmentCount; activation edits them), inverse masses (vertexCount). Positions in m.
 const icReal *icRodWorld_GetRestPositions(const icRodWorld *world);
+/// Rest radii (vertexCount), m.
 const icReal *icRodWorld_GetRestRadii(const icRodWorld *world);
+/// Current rest lengths (segmentCount), m; activation edits them.
 const icReal *icRodWorld_GetRestLengths(const icRodWorld *world);
+/// Inverse masses (vertexCount), 1/kg; 0 for kinematic vertices.
 const icReal *icRodWorld_GetInverseMasses(const icRodWorld *world);
+/// Simulated time, s.
 icReal icRodWorld_GetTime(const icRodWorld *world);
 
 /// Volume of the rods' pill segments (spec 5.6.1 P, plus a half ball at every vertex that
@@ -210,8 +240,12 @@ icReal icRodWorld_GetVolume(const icRodWorld *world, int firstRod, int rodCount,
 /// Squared constraint violations at the current state, summed per kind (sum |C|^2 of the
 /// normalised constraints; the energies of an XPBD constraint are |C|^2 / (2 alpha)).
 typedef struct icRodResiduals {
-    icReal stretch, bend, radius, smoothing, bilaplacian, volume, links;
+    //!@{
+    icReal stretch, bend, radius, smoothing, bilaplacian, volume, links; ///< sum |C|^2 per
+                     ///< kind (dimensionless; m^2 for the bilaplacian and distance links)
+    //!@}
 } icRodResiduals;
+/// The squared constraint violations of the current state.
 icRodResiduals icRodWorld_GetResiduals(const icRodWorld *world);
 
 /// Adds a static half-plane collider.
@@ -247,10 +281,11 @@ typedef enum icRodMatching {
     IC_ROD_MATCHING_RIGID,           ///< traditional shape matching of the positions
 } icRodMatching;
 
+/// Most rods one bundle holds.
+#define IC_ROD_BUNDLE_MAX 16
 /// Groups rods with equal vertex counts (chains) into a bundle: one matching constraint per
 /// cross-section (vertex j of every rod), at most IC_ROD_BUNDLE_MAX rods; all rods join the
 /// first rod's collision group. *bundle gets its index.
-#define IC_ROD_BUNDLE_MAX 16
 icResult icRodWorld_AddBundle(icRodWorld *world, const int *rods, int rodCount,
                               icRodMatching matching, int *bundle, icDiagnostic *diag);
 /// Activation a in [0, 1): the rest lengths of segments [segmentBegin, segmentEnd) of every
@@ -280,10 +315,13 @@ icResult icRodWorld_Step(icRodWorld *world, icReal dt, icRodStepStats *stats);
 
 /// A triangle mesh owned by the caller (free the arrays with icFree, or icRodSurface_Destroy).
 typedef struct icRodSurface {
-    int vertexCount, triangleCount;
-    icReal *positions; ///< (vertexCount x 3)
+    //!@{
+    int vertexCount, triangleCount; ///< vertices and triangles
+    //!@}
+    icReal *positions; ///< (vertexCount x 3), m
     int *triangles;    ///< (triangleCount x 3), counter-clockwise seen from outside
 } icRodSurface;
+/// Frees the surface's arrays and zeroes it. Safe on a zeroed struct.
 void icRodSurface_Destroy(icRodSurface *surface);
 
 /// Every pill of the world as a closed capsule of `sides` (>= 3) around, positions at the
@@ -304,7 +342,7 @@ icResult icRodWorld_RestSurface(const icRodWorld *world, int rod, icReal cell, i
 typedef struct icRodSkinDef {
     const icRodSurface *mesh; ///< at the rest pose of `rod` (copied)
     int rod;                  ///< first rod whose pills drive the mesh
-    int rodCount;             ///< rods rod .. rod + rodCount - 1 (added one after the other)
+    int rodCount;             ///< rods rod to rod + rodCount - 1 (added one after the other)
                               ///< drive one instance; default 1
     int instanceCount;        ///< copies bound to the next groups of rodCount rods, each a
                               ///< rigidly moved copy of the first at rest; default 1
@@ -314,10 +352,12 @@ typedef struct icRodSkinDef {
     icReal cutoff;            ///< drop weights below this fraction of the largest; 0.01
     int maxInfluences;        ///< 1..4 bones per vertex; default 4
 } icRodSkinDef;
+/// Defaults as listed in icRodSkinDef (mesh NULL, rod 0).
 icRodSkinDef icDefaultRodSkinDef(void);
 /// Binds a skin (weights, fairing, inverse bind poses); *skin gets its index.
 icResult icRodWorld_AddSkin(icRodWorld *world, const icRodSkinDef *def, int *skin,
                             icDiagnostic *diag);
+/// Skins added so far.
 int icRodWorld_GetSkinCount(const icRodWorld *world);
 /// Deforms every skin to the current state (linear blend of per-pill-end similarities).
 void icRodWorld_UpdateSkins(icRodWorld *world);
@@ -334,36 +374,48 @@ int icRodWorld_GetSkinWeights(const icRodWorld *world, int skin, int v, int segm
 // Viperization (spec 10, simplified): a closed muscle surface with two marked end regions
 // becomes a bundle of rods.
 
+/// What icViperize turns into rods, and how.
 typedef struct icViperizeDef {
-    const icRodSurface *mesh;    ///< closed, outward-wound
+    const icRodSurface *mesh;    ///< closed, outward-wound, m
     const unsigned char *source; ///< (vertexCount) 1 for the origin region, else 0
     const unsigned char *sink;   ///< (vertexCount) 1 for the insertion region, else 0
     int rodCount;                ///< 1..IC_ROD_BUNDLE_MAX; default 7
-    int sliceCount;              ///< cross-sections m + 1 >= 2 (rods have this many
+    int sliceCount;              ///< cross-sections m + 1, 2..1000 (rods have this many
                                  ///< vertices); default 9
     icReal endLevel;             ///< first and last slices at u = endLevel, 1 - endLevel
-                                 ///< (the level sets u = 0, 1 are the regions themselves);
-                                 ///< default 0.05
-    int lloydIterations;         ///< per slice and alternation; default 20
-    icReal lengthPenalty;        ///< mu: blend of each site towards its neighbours in the
-                                 ///< adjacent slices; default 0.25
-    int alternations;            ///< CVT / combing rounds (stops early when the assignment
-                                 ///< no longer changes); default 10
-    icReal radiusScale;          ///< radii = scale * sqrt(A_j / (n pi)); default 0.5
+                                 ///< (the level sets u = 0, 1 are the regions themselves),
+                                 ///< in (0, 0.5); default 0.05
+    int lloydIterations;         ///< per slice and alternation, >= 0; default 20
+    icReal lengthPenalty;        ///< mu in [0, 1]: blend of each site towards its neighbours
+                                 ///< in the adjacent slices; default 0.25
+    int alternations;            ///< CVT / combing rounds, >= 1 (stops early when the
+                                 ///< assignment no longer changes); default 10
+    icReal radiusScale;          ///< radii = scale * sqrt(A_j / (n pi)) with A_j the slice's
+                                 ///< area (m^2) and n the rod count, > 0; default 1
 } icViperizeDef;
+/// Defaults as listed in icViperizeDef (mesh, source and sink NULL).
 icViperizeDef icDefaultViperizeDef(void);
 
 /// The rods of a viperized muscle; free with icViperizeResult_Destroy.
 typedef struct icViperizeResult {
-    int rodCount, sliceCount;
-    icReal *positions;     ///< (rodCount x sliceCount x 3): rod k's vertex j at (k sliceCount + j)
-    icReal *radii;         ///< (sliceCount) one radius per slice
+    //!@{
+    int rodCount, sliceCount; ///< rods, and vertices per rod
+    //!@}
+    icReal *positions;     ///< (rodCount x sliceCount x 3), m: rod k's vertex j at
+                           ///< (k sliceCount + j)
+    icReal *radii;         ///< (sliceCount) one radius per slice, m
     icReal *field;         ///< (mesh vertexCount) the harmonic field u in [0, 1]
-    icReal lengthUncombed; ///< total rod length before the first combing
-    icReal lengthCombed;   ///< total rod length at the end
-    int alternationsDone;
+    icReal lengthUncombed; ///< total rod length before the first combing, m
+    icReal lengthCombed;   ///< total rod length at the end, m
+    int alternationsDone;  ///< CVT / combing rounds run
 } icViperizeResult;
+/// Frees the result's arrays and zeroes it. Safe on a zeroed struct.
 void icViperizeResult_Destroy(icViperizeResult *result);
+/// Viperization (Angles et al.\ 2019, sec.\ 8.1, simplified): a harmonic field u from source
+/// (0) to sink (1) over the surface, sliceCount iso-slices fitted by planes, rodCount sites
+/// per slice by Lloyd's CVT with a rod-length penalty, slice-to-slice combing by the
+/// Hungarian method, one radius per slice. IC_ERR_BAD_VALUE (diag says why) for a bad def or
+/// marks, IC_ERR_OUT_OF_MEMORY; result is zeroed first.
 icResult icViperize(const icViperizeDef *def, icViperizeResult *result, icDiagnostic *diag);
 
 #pragma GCC visibility pop

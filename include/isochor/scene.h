@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// JSON scenes, the scene runner, checkpoint files and run summaries. The isochor_scene
-// library: it uses only the public engine API and isochor_formats, and needs cJSON.
+/// \file
+/// JSON scenes, the scene runner, checkpoint files and run summaries. The isochor_scene
+/// library: it uses only the public engine API and isochor_formats, and needs cJSON.
 #pragma once
 
 #include "isochor/formats.h"
@@ -17,22 +18,24 @@ extern "C" {
 // ---------------------------------------------------------------------------------------
 // Scenes (JSON, see docs/scenes.md)
 
+/// How a scene's frames advance.
 typedef enum icSolverMode {
-    IC_MODE_DYNAMIC = 0, ///< XPBD time stepping, each frame = one step of dt
+    IC_MODE_DYNAMIC = 0, ///< time stepping with the world's solver, each frame = one step of dt
     IC_MODE_STATIC,      ///< each frame: advance kinematic pins by dt, then a static solve
 } icSolverMode;
 
 /// Per-body initial conditions a scene can ask for (the paper's scramble/unfold tests).
 typedef struct icSceneBody {
-    icBodyId id;
+    icBodyId id;         ///< the body in the scene's world
     bool scramble;       ///< collapse into a plane and randomise positions there
-    icVec3 scrambleNormal;
-    uint64_t scrambleSeed;
+    icVec3 scrambleNormal; ///< normal of the scramble plane
+    uint64_t scrambleSeed; ///< seed of the scramble's random positions
     icSoftBodyDef material; ///< the body's def as created (material, translation, velocity)
     int pinnedVertices;     ///< vertices its "pin" boxes hold
     bool attached;          ///< some of its vertices follow bones ("attach")
 } icSceneBody;
 
+/// Most soft bodies one scene holds.
 #define IC_SCENE_MAX_BODIES 64
 
 /// A loaded scene: its world, timing, solver mode and output settings.
@@ -40,17 +43,17 @@ typedef struct icScene {
     char path[1024];       ///< the scene file ("" when loaded from a string)
     icReal dt;             ///< seconds per frame, > 0
     int frames;            ///< frames to run, >= 0
-    icSolverMode mode;
+    icSolverMode mode;     ///< dynamic or static frames
     icStaticDef staticDef; ///< used when mode is static
-    icWorld *world;
-    int bodyCount;
-    icSceneBody bodies[IC_SCENE_MAX_BODIES];
+    icWorld *world;        ///< the world the scene built (owned)
+    int bodyCount;         ///< soft bodies, 0..IC_SCENE_MAX_BODIES
+    icSceneBody bodies[IC_SCENE_MAX_BODIES]; ///< (bodyCount) the bodies in creation order
     char outputDir[1024];  ///< resolved relative to the current directory
     int outputEvery;       ///< write every n-th frame, >= 1
-    bool writeVtu;         ///< frame_NNNNN.vtu + <stem>.pvd
+    bool writeVtu;         ///< frame_NNNNN.vtu + `<stem>.pvd`
     bool writeObj;         ///< boundary surface per frame, frame_NNNNN.obj (Blender, any tool)
     bool writePly;         ///< boundary surface per frame, frame_NNNNN.ply (binary)
-    bool writePc2;         ///< <stem>.pc2 point cache over <stem>_surface.obj (Blender's
+    bool writePc2;         ///< `<stem>.pc2` point cache over `<stem>_surface.obj` (Blender's
                            ///< Mesh Cache modifier)
     struct icRodWorld *rods; ///< VIPER rods of the "rods" key (isochor/rod.h), NULL when none
     bool preflight;        ///< the scene's "preflight" key (default true): `isochor run` prints
@@ -70,10 +73,12 @@ typedef struct icSceneLoadOptions {
     int workers; ///< >= 0: every solver's "workers" (tets and rods; 0 = automatic);
                  ///< -1 (default): the scene's
 } icSceneLoadOptions;
+/// Defaults: workers -1 (the scene's own).
 icSceneLoadOptions icDefaultSceneLoadOptions(void);
 /// icScene_Load with options (NULL: the defaults, the same as icScene_Load).
 icResult icScene_LoadWith(const char *path, const icSceneLoadOptions *options, icScene *scene,
                           icDiagnostic *diag);
+/// Frees the scene's world and rods and zeroes it. Safe on a zeroed struct.
 void icScene_Destroy(icScene *scene);
 
 /// Reports a finished frame: frames done so far, frames asked for, solver milliseconds per
@@ -112,8 +117,8 @@ typedef struct icPreflightBody {
 
 /// The notes for a scene.
 typedef struct icPreflightReport {
-    int bodyCount;
-    icPreflightBody bodies[IC_SCENE_MAX_BODIES];
+    int bodyCount;                               ///< bodies, as in the scene
+    icPreflightBody bodies[IC_SCENE_MAX_BODIES]; ///< (bodyCount) in the scene's order
     icReal substep;        ///< XPBD dynamic: dt / substeps, s; 0 for other solvers and modes
     unsigned warnings;     ///< union of the bodies' warnings
 } icPreflightReport;
@@ -122,7 +127,7 @@ typedef struct icPreflightReport {
 /// pass over its tets). Ignores the scene's "preflight" key: callers decide whether to print.
 /// IC_ERR_INVALID_ARGUMENT for a NULL or unloaded scene.
 icResult icScene_Preflight(const icScene *scene, icPreflightReport *report);
-/// Writes the notes as short lines (each starting with prefix, e.g. "isochor run: "): every
+/// Writes the notes as short lines (each starting with prefix, e.g.\ "isochor run: "): every
 /// body's size and mass when all is set, else only for bodies with a warning, then the
 /// warnings. Returns the number of warnings written.
 int icPreflight_Print(const icPreflightReport *report, FILE *out, const char *prefix, bool all);
@@ -148,16 +153,23 @@ typedef struct icRunOptions {
     /// run and the .pvd keeps the frames listed before. NULL: start at frame 0.
     const char *resumePath;
 } icRunOptions;
+/// Defaults: the scene's output folder and frames, no progress, frame files written, no
+/// checkpoints, no interrupt, no resume.
 icRunOptions icDefaultRunOptions(void);
 
 /// What a run measured.
 typedef struct icRunSummary {
-    int frames, vertices, tets;
-    icReal msPerFrame;
-    icReal volumeRatioFinal, volumeRatioMin, volumeRatioMax;
-    icReal maxAbsJMinus1;   ///< at the end
-    int invertedTetsFinal;
-    bool nan;
+    //!@{
+    int frames, vertices, tets; ///< frames run, and the world's vertex and tet counts
+    //!@}
+    icReal msPerFrame;      ///< solver wall time per frame, ms
+    //!@{
+    icReal volumeRatioFinal, volumeRatioMin, volumeRatioMax; ///< total V/V0 at the end, and
+                                                             ///< its extremes over the frames
+    //!@}
+    icReal maxAbsJMinus1;   ///< max |det F - 1| over the tets at the end (NaN when any is)
+    int invertedTetsFinal;  ///< tets with det F <= 0 at the end
+    bool nan;               ///< a frame produced NaN or infinite positions (the run stopped)
     long sweepsTotal;       ///< constraint sweeps over the run
     int notConverged;       ///< frames whose solve stopped at its cap (static sweeps or Newton
                             ///< iterations) before its tolerance

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Skinning: embedding a finer render surface in a tet mesh (containing or nearest tet and
-// barycentric weights, found with the collision module's spatial hash), world skins that
-// follow a body, and the "tissue" generator: a soft layer around capsule bones carved from
-// the hex grid (seed 000, sec. 5.3, the elephant scene) and its smooth render surface.
+/// \file
+/// Skinning: embedding a finer render surface in a tet mesh (containing or nearest tet and
+/// barycentric weights, found with the collision module's spatial hash), world skins that
+/// follow a body, and the "tissue" generator: a soft layer around capsule bones carved from
+/// the hex grid (Macklin & Müller 2021, sec.\ 5.3, the elephant scene) and its smooth render
+/// surface.
 #pragma once
 
 #include "isochor/world.h"
@@ -17,7 +19,7 @@ extern "C" {
 
 /// Points embedded in a tet mesh: point i is sum_k weights[4i+k] x[tets[tet[i]][k]].
 typedef struct icEmbedding {
-    int pointCount;
+    int pointCount;            ///< points embedded
     int *tet;                  ///< (pointCount) containing tet, or the nearest one
     icReal *weights;           ///< (pointCount x 4) barycentric weights, summing to 1
                                ///< (some negative for a point outside its tet)
@@ -36,29 +38,35 @@ icResult icEmbedPoints(const icReal *positions, int vertexCount, const int *tets
 /// Deformed points: out (pointCount x 3) from the tets' current positions.
 void icEmbedding_Apply(const icEmbedding *embedding, const int *tets, const icReal *positions,
                        icReal *out);
+/// Frees the embedding's arrays and zeroes it. Safe on a zeroed struct.
 void icEmbedding_Destroy(icEmbedding *embedding);
 
 // ---------------------------------------------------------------------------------------
 // World skins: a render surface that follows a body (embedded in its rest tets).
 
+/// A render surface to embed in a world's rest tets (icWorld_AddSkin).
 typedef struct icSkinDef {
     icBodyId body;             ///< the body to follow; {0} = all tets of the world
-    int vertexCount;
+    int vertexCount;           ///< surface vertices
     const icReal *positions;   ///< (vertexCount x 3), m, in the world's rest coordinates
-    int triangleCount;
+    int triangleCount;         ///< surface triangles
     const int *triangles;      ///< (triangleCount x 3)
 } icSkinDef;
 
+/// Defaults: all zero (every tet of the world, no surface).
 icSkinDef icDefaultSkinDef(void);
 /// Copies the surface and embeds it; *index (optional) gets the skin's index. Errors as
 /// icEmbedPoints, IC_ERR_INVALID_ARGUMENT for a bad body id, IC_ERR_INDEX_OUT_OF_RANGE for
 /// a bad triangle.
 icResult icWorld_AddSkin(icWorld *world, const icSkinDef *def, int *index);
+/// Skins added to the world.
 int icWorld_GetSkinCount(const icWorld *world);
 /// The skin at the world's current positions: *positions (vertexCount x 3) stays valid until
 /// the next call for this skin or until the world is destroyed.
 void icWorld_GetSkinSurface(icWorld *world, int index, const icReal **positions,
                             int *vertexCount, const int **triangles, int *triangleCount);
+/// The embedding of skin `index` (0 <= index < icWorld_GetSkinCount; asserted), owned by the
+/// world.
 const icEmbedding *icWorld_GetSkinEmbedding(const icWorld *world, int index);
 
 // ---------------------------------------------------------------------------------------
@@ -67,18 +75,22 @@ const icEmbedding *icWorld_GetSkinEmbedding(const icWorld *world, int index);
 /// One capsule of a creature: flesh out to `radius` around segment a-b, hollow (the bone)
 /// inside `boneRadius` (0 = solid).
 typedef struct icTissueCapsule {
+    //!@{
     icVec3 a, b;       ///< m
+    //!@}
     icReal radius;     ///< outer radius, m, > 0
     icReal boneRadius; ///< m, in [0, radius)
 } icTissueCapsule;
 
+/// A creature's soft layer: capsules and the hex grid it is carved from.
 typedef struct icTissueDef {
     const icTissueCapsule *capsules; ///< (capsuleCount)
     int capsuleCount;                ///< >= 1
-    icReal cellSize;                 ///< hex cell edge of the tet mesh, m, > 0
+    icReal cellSize;                 ///< hex cell edge of the tet mesh, m, > 0; default 0.05
     int split;                       ///< 5 or 6 tets per cell; default 6
 } icTissueDef;
 
+/// Defaults: no capsules, 0.05 m cells, 6 tets per cell.
 icTissueDef icDefaultTissueDef(void);
 /// Signed distance to the union of the capsules' outer surfaces (negative inside), m.
 icReal icTissue_Distance(const icTissueDef *def, icVec3 p);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Sparse symmetric matrices with 3x3 blocks, Jacobi / block-Jacobi preconditioners and a
-// filtered preconditioned conjugate gradient solver (Baraff-Witkin style DOF filter).
+/// \file
+/// Sparse symmetric matrices with 3x3 blocks, Jacobi / block-Jacobi preconditioners and a
+/// filtered preconditioned conjugate gradient solver (Baraff-Witkin style DOF filter).
 #pragma once
 
 #include "isochor/math.h"
@@ -34,7 +35,7 @@ void icBsr3_ToDense(const icBsr3 *matrix, icReal *dense);
 
 /// Preconditioner kinds for icCG.
 typedef enum icPreconditionerKind {
-    IC_PRECONDITIONER_NONE = 0,
+    IC_PRECONDITIONER_NONE = 0,     ///< none: plain CG on the free DOFs
     IC_PRECONDITIONER_JACOBI,       ///< inverse diagonal: (n) reals
     IC_PRECONDITIONER_BLOCK_JACOBI, ///< inverse 3x3 diagonal blocks: (n/3 x 9) reals
 } icPreconditionerKind;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Small dense decompositions: the rotation-variant 3x3 SVD, polar decomposition, and
-// symmetric eigen-decompositions (3x3 and small n x n) by Jacobi rotations.
+/// \file
+/// Small dense decompositions: the rotation-variant 3x3 SVD, polar decomposition, and
+/// symmetric eigen-decompositions (3x3 and small n x n) by Jacobi rotations.
 #pragma once
 
 #include "isochor/math.h"
@@ -13,9 +14,9 @@ extern "C" {
 /// Rotation-variant SVD A = U diag(s) V^T: det U = det V = +1, s[0] >= s[1] >= |s[2]|, and
 /// s[2] < 0 exactly when det A < 0 (FEM spec 4.1).
 typedef struct icSvd3 {
-    icMat3 U;
+    icMat3 U; ///< left rotation, det U = +1
     icVec3 s; ///< signed singular values (x >= y >= |z|)
-    icMat3 V;
+    icMat3 V; ///< right rotation, det V = +1
 } icSvd3;
 
 /// Production 3x3 SVD: one-sided (Hestenes) Jacobi on the columns of A in double, so small

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The simulation world: soft bodies made of tetrahedra, boundary conditions, colliders and
-// the XPBD stable Neo-Hookean solver (seeds 000/001). A world holds one model (everything a
-// step never changes) and a current state; more states can share the model.
+/// \file
+/// The simulation world: soft bodies made of tetrahedra, boundary conditions, colliders and
+/// the XPBD stable Neo-Hookean solver (Macklin & Müller 2021). A world holds one model
+/// (everything a step never changes) and a current state; more states can share the model.
 #pragma once
 
 #include "isochor/mesh.h"
@@ -11,35 +12,43 @@ extern "C" {
 #endif
 #pragma GCC visibility push(default)
 
+/// A simulation world (opaque): its model, current state, colliders and solver caches.
+/// Create with icCreateWorld, free with icDestroyWorld.
 typedef struct icWorld icWorld;
+/// A state of a world (opaque): positions, velocities, multipliers and time, sharing the
+/// world's model. Create with icWorld_CreateState, free with icDestroyState.
 typedef struct icState icState;
 
 /// A soft body handle: index + 1 and a generation, so {0} is null and stale ids are caught.
 typedef struct icBodyId {
-    int32_t index1;
-    uint16_t world0;
-    uint16_t generation;
+    int32_t index1;      ///< body index + 1; 0 = null handle
+    uint16_t world0;     ///< index of the world the body belongs to
+    uint16_t generation; ///< generation of the body slot, to catch stale handles
 } icBodyId;
 
 /// Which energy a body's material is. The XPBD solver minimises IC_MATERIAL_MM only.
 typedef enum icMaterialModel {
-    IC_MATERIAL_MM = 0,  ///< Macklin-Müller stable Neo-Hookean with raw Lamé (seed 000, sec. 3)
-    IC_MATERIAL_LINEAR,
-    IC_MATERIAL_STVK,
-    IC_MATERIAL_COROTATED,
+    IC_MATERIAL_MM = 0,  ///< Macklin-Müller stable Neo-Hookean with raw Lamé (Macklin & Müller
+                         ///< 2021, sec.\ 3)
+    IC_MATERIAL_LINEAR,     ///< linear (small-strain) elasticity
+    IC_MATERIAL_STVK,       ///< St. Venant-Kirchhoff
+    IC_MATERIAL_COROTATED,  ///< corotated linear elasticity
     IC_MATERIAL_NEOHOOKEAN, ///< log J Neo-Hookean
     IC_MATERIAL_SNH,        ///< stable Neo-Hookean, no log term, lambda' = lambda + mu
     IC_MATERIAL_SNH2018,    ///< Smith et al. 2018 with the log term
-    IC_MATERIAL_COUNT_
+    IC_MATERIAL_COUNT_      ///< number of models (not a model)
 } icMaterialModel;
 
 /// Which solver steps the world.
 typedef enum icSolverType {
-    IC_SOLVER_XPBD = 0, ///< constraint-based stable Neo-Hookean (seeds 000/001); MM energy only
-    IC_SOLVER_NEWTON,   ///< force-based backward Euler / quasistatic Newton (seed 004), any
-                        ///< material with nu < 0.5; settings via icWorld_SetNewtonDef (fem.h)
-    IC_SOLVER_INCOMPRESSIBLE, ///< deviatoric FEM + one-ring pressure projections (seed 003);
-                              ///< settings via icWorld_SetIncompressibleDef (incompressible.h)
+    IC_SOLVER_XPBD = 0, ///< constraint-based stable Neo-Hookean (Macklin & Müller 2021); MM
+                        ///< energy only
+    IC_SOLVER_NEWTON,   ///< force-based backward Euler / quasistatic Newton (Sifakis & Barbič
+                        ///< 2012), any material with nu < 0.5; settings via
+                        ///< icWorld_SetNewtonDef (fem.h)
+    IC_SOLVER_INCOMPRESSIBLE, ///< deviatoric FEM + one-ring pressure projections (Irving,
+                              ///< Schroeder & Fedkiw 2007); settings via
+                              ///< icWorld_SetIncompressibleDef (incompressible.h)
 } icSolverType;
 
 /// Per-tet projection order of the XPBD solver.
@@ -86,7 +95,7 @@ typedef enum icPrecision {
                              ///< their precision (docs/performance.md)
 } icPrecision;
 
-/// How the XPBD sweep orders tets for parallel Gauss-Seidel (seed 000, sec. 5.3).
+/// How the XPBD sweep orders tets for parallel Gauss-Seidel (Macklin & Müller 2021, sec. 5.3).
 typedef enum icColouringScheme {
     IC_COLOURING_GREEDY = 0, ///< any mesh: greedy colours of whole vector blocks (default)
     IC_COLOURING_CELL,       ///< hex-derived meshes (icTetMesh.tetCell): the paper's 8 colours of
@@ -125,9 +134,9 @@ typedef struct icWorldDef {
     int substeps;            ///< XPBD substeps per step, >= 1; default 20
     int iterations;          ///< constraint sweeps per substep, >= 1; default 1
     /// Adaptive substeps: a step takes more than `substeps` while the motion deforms some tet
-    /// faster than this strain per substep (|sym(F' F^-1)| h), counting contacts with planes
-    /// the step will make; the rigid part of the motion costs nothing. > 0; 0 = always
-    /// `substeps`. Default 0.2 (docs/scenes.md, "Adaptive substeps").
+    /// faster than this strain per substep (|sym(F' F^-1)| h, dimensionless), counting
+    /// contacts with planes the step will make; the rigid part of the motion costs nothing.
+    /// >= 0; 0 = always `substeps`. Default 0.2 (docs/scenes.md, "Adaptive substeps").
     icReal maxSubstepStrain;
     int maxSubsteps;         ///< at most this many substeps a step, >= 1; default 160
     icProjection projection; ///< default IC_PROJECTION_COUPLED
@@ -145,13 +154,14 @@ typedef struct icWorldDef {
     /// workers and no thread is started; NULL (default): a built-in pool of that count - 1
     /// threads. Any worker count gives the same bits.
     icEnqueueTaskCallback *enqueueTask;
+    /// Waits for a task enqueueTask returned; set together with enqueueTask (default NULL).
     icFinishTaskCallback *finishTask;
     void *userTaskContext; ///< passed to both callbacks
 } icWorldDef;
 
-/// Defaults: XPBD, gravity -9.81 y, 20 substeps, 1 iteration, sequential, rest shift on,
-/// automatic workers, no linear damping, double precision, greedy colouring, widest SIMD,
-/// built-in threads.
+/// Defaults: XPBD, gravity -9.81 m/s^2 along y, 20 substeps (adaptive up to 160 at strain
+/// 0.2), 1 iteration, coupled projection, rest shift on, automatic workers, no linear
+/// damping, health report, double precision, greedy colouring, widest SIMD, built-in threads.
 icWorldDef icDefaultWorldDef(void);
 
 /// Most workers an automatic count resolves to.
@@ -168,7 +178,8 @@ int icAutoWorkerMinTets(icSolverType solver);
 typedef struct icSoftBodyDef {
     icMaterialModel model; ///< default IC_MATERIAL_MM
     icReal youngsModulus;  ///< E in Pa, > 0; default 1e5
-    icReal poissonRatio;   ///< nu in [0, 0.5]; 0.5 = incompressible (alpha_H = 0); default 0.45
+    icReal poissonRatio;   ///< nu in [0, 0.5] (> 0 for IC_MATERIAL_MM, < 0.5 for the Newton
+                           ///< solver); 0.5 = incompressible (alpha_H = 0); default 0.45
     icReal density;        ///< kg/m^3, > 0; default 1000
     icReal damping;        ///< XPBD constraint damping beta in seconds, >= 0; default 0
     icVec3 translation;    ///< added to the mesh positions, metres; default 0
@@ -178,28 +189,34 @@ typedef struct icSoftBodyDef {
 /// Defaults: MM, E = 1e5 Pa, nu = 0.45, rho = 1000 kg/m^3, no damping, no offset, at rest.
 icSoftBodyDef icDefaultSoftBodyDef(void);
 
-/// Lamé parameters from E and nu (lambda = +inf at nu = 0.5).
+/// Lamé parameters from E (Pa) and nu: mu = E / (2 (1 + nu)) and
+/// lambda = E nu / ((1 + nu)(1 - 2 nu)), both Pa (lambda = +inf at nu = 0.5).
 void icLame(icReal youngsModulus, icReal poissonRatio, icReal *mu, icReal *lambda);
 
 /// Prescribed motion of pinned vertices: p(t) = c + R(w tau)(p0 - c) + v tau with
 /// tau = clamp(t, start, end) - start, where p0 is the vertex position when pinned.
 typedef struct icMotion {
     icVec3 velocity;         ///< translation velocity, m/s
-    icVec3 axis;             ///< rotation axis (any length > 0)
+    icVec3 axis;             ///< rotation axis (any length > 0); default +y
     icVec3 centre;           ///< rotation centre, metres
-    icReal degreesPerSecond; ///< rotation rate; 0 = no rotation
+    icReal degreesPerSecond; ///< rotation rate, degrees/s; 0 = no rotation
+    //!@{
     icReal start, end;       ///< time window in seconds; motion holds still outside it
+    //!@}
 } icMotion;
 
+/// Most motion segments one pin (icPinDef.motions) composes.
 #define IC_MAX_MOTIONS 4
 
 /// Pins the vertices of a body inside an axis-aligned box.
 typedef struct icPinDef {
+    //!@{
     icVec3 boxMin, boxMax; ///< metres, in world coordinates at the time of pinning
+    //!@}
     bool axes[3];          ///< which coordinates are held (all true = fully pinned); a vertex
                            ///< held on some axes slides freely along the others
     int motionCount;       ///< 0..IC_MAX_MOTIONS segments, applied in order (composed)
-    icMotion motions[IC_MAX_MOTIONS];
+    icMotion motions[IC_MAX_MOTIONS]; ///< the segments; the first motionCount are used
 } icPinDef;
 
 /// Defaults: an empty box, all axes held, no motion.
@@ -210,16 +227,18 @@ icMotion icDefaultMotion(void);
 /// A static plane: bodies stay on the side normal . x >= offset (Coulomb friction mu).
 typedef struct icPlaneDef {
     icVec3 normal;   ///< any length > 0; normalised on creation
-    icReal offset;   ///< metres
+    icReal offset;   ///< the plane is normal .\ x = offset with the normal as given, so it
+                     ///< lies offset / |normal| metres from the origin; default 0
     icReal friction; ///< Coulomb coefficient >= 0 (static and dynamic alike); default 0.5
 } icPlaneDef;
+/// Defaults: normal +y, offset 0 (the ground y >= 0), friction 0.5.
 icPlaneDef icDefaultPlaneDef(void);
 
 /// Figures of the last step (or static solve).
 typedef struct icStepStats {
     int substeps;          ///< substeps taken
     int sweeps;            ///< constraint sweeps taken (substeps x iterations, or static)
-    icReal milliseconds;   ///< wall time of the step
+    icReal milliseconds;   ///< wall time of the step, ms
     int invertedTets;      ///< tets with det F <= 0 at the end
     int contacts;          ///< vertices in contact with a collider at the end
     bool converged;        ///< static solves: tolerance reached
@@ -229,14 +248,19 @@ typedef struct icStepStats {
 
 /// Creates an empty world; NULL def means defaults. Returns NULL on a bad def or no memory.
 icWorld *icCreateWorld(const icWorldDef *def);
+/// Frees the world and everything it owns (bodies, colliders, skins, solver caches); states
+/// from icWorld_CreateState are freed separately with icDestroyState. NULL is fine.
 void icDestroyWorld(icWorld *world);
 /// The def the world was created with (solver settings may be changed with the setters).
 icWorldDef icWorld_GetDef(const icWorld *world);
 /// The workers the world's parallel loops run on: the def's workerCount, or for 0 what the
 /// automatic choice gives its tets (fixed from its first step until bodies are added).
 int icWorld_GetWorkerCount(const icWorld *world);
+/// Sets the XPBD substeps per step and sweeps per substep (both >= 1; asserted).
 void icWorld_SetSubsteps(icWorld *world, int substeps, int iterations);
+/// Sets the XPBD per-tet projection order.
 void icWorld_SetProjection(icWorld *world, icProjection projection);
+/// Sets gravity, m/s^2.
 void icWorld_SetGravity(icWorld *world, icVec3 gravity);
 
 /// Adds a soft body. The mesh is validated (icTetMesh_Check, non-strict) and copied. Fails
@@ -245,6 +269,7 @@ void icWorld_SetGravity(icWorld *world, icVec3 gravity);
 /// for a model the world's solver cannot minimise (XPBD minimises the MM energy only).
 icResult icWorld_CreateSoftBody(icWorld *world, const icTetMesh *mesh, const icSoftBodyDef *def,
                                 icBodyId *id, icDiagnostic *diag);
+/// True when id names a live body of this world (false for {0}, stale ids or a NULL world).
 bool icBody_IsValid(const icWorld *world, icBodyId id);
 /// The range of the body's vertices and tets in the world's global arrays.
 void icBody_GetRanges(const icWorld *world, icBodyId id, int *vertexStart, int *vertexCount,
@@ -254,19 +279,23 @@ icResult icBody_AddPin(icWorld *world, icBodyId id, const icPinDef *def, int *pi
 /// Adds a static plane collider.
 icResult icWorld_AddPlane(icWorld *world, const icPlaneDef *def);
 
-/// World totals.
+/// World totals: vertices over all bodies.
 int icWorld_GetVertexCount(const icWorld *world);
+/// World totals: tets over all bodies.
 int icWorld_GetTetCount(const icWorld *world);
 /// Global tets (tetCount x 4, indices into the global vertex array) and rest positions.
 const int *icWorld_GetTets(const icWorld *world);
+/// Rest positions of all vertices (vertexCount x 3), m, translation included.
 const icReal *icWorld_GetRestPositions(const icWorld *world);
 /// Current positions / velocities of the world's state (vertexCount x 3).
 const icReal *icWorld_GetPositions(const icWorld *world);
+/// Current velocities of the world's state (vertexCount x 3), m/s.
 const icReal *icWorld_GetVelocities(const icWorld *world);
 /// Writable positions, e.g. to scramble a mesh; call before stepping.
 icReal *icWorld_GetPositionsMutable(icWorld *world);
 /// Velocities to edit between steps (vertexCount x 3, m/s): initial spins, impulses.
 icReal *icWorld_GetVelocitiesMutable(icWorld *world);
+/// Simulated time of the current state, s (sum of the steps' dt).
 icReal icWorld_GetTime(const icWorld *world);
 
 /// Advances the world's state by dt seconds (substeps x iterations per the def).
@@ -283,6 +312,8 @@ typedef struct icStaticDef {
                         ///< substep; default 1e-7
     bool gravity;       ///< include gravity; default true
 } icStaticDef;
+/// Defaults: pseudo step 1/1200 s, 1 sweep per substep, at most 20000 sweeps, tolerance
+/// 1e-7, gravity on.
 icStaticDef icDefaultStaticDef(void);
 /// Relaxes to equilibrium by dynamic relaxation: XPBD substeps with kinetic damping
 /// (velocities zeroed at each kinetic-energy peak) until the positions stop moving. Pins are
@@ -323,14 +354,16 @@ typedef struct icSweepInfo {
     icColouringScheme asked;  ///< the def's colouring
     icColouringScheme scheme; ///< the order that runs
     icSimd simd;              ///< the kernel width that runs (IC_SIMD_SCALAR: portable C)
-    icPrecision precision;
-    int workers;
+    icPrecision precision;    ///< the arithmetic that runs
+    int workers;              ///< workers the sweep runs on
     int colours;         ///< over all chunks
+    //!@{
     int chunks, phases;  ///< chunks run in parallel within a phase
+    //!@}
     int overflowTets;    ///< tets projected one by one after the colours
     int paddingLanes;    ///< empty vector lanes
     int pairedTets;      ///< IC_COLOURING_PAIRS: tets that run in a pair
-    int64_t layoutBytes; ///< the packed layout's memory
+    int64_t layoutBytes; ///< the packed layout's memory, bytes
 } icSweepInfo;
 
 /// Builds the sweep's layout when it is not current (as the next XPBD step would) and
@@ -369,8 +402,8 @@ icResult icWorld_CheckCheckpoint(const icWorld *world, const void *data, size_t 
                                  const void **user, size_t *userSize, icDiagnostic *diag);
 
 /// Per-tet fields of the current state, each array (tetCount), any may be NULL:
-/// J = det F; pressure = lambda_H / (h^2 V) from the last substep's multiplier (Pa; seed 001
-/// sec. 3); stressNorm = |P_D| = |lambda_D / (h^2 V) F / r_S| (Pa).
+/// J = det F; pressure = lambda_H / (h^2 V) from the last substep's multiplier (Pa; Macklin &
+/// Müller 2021 supplement, sec.\ 3); stressNorm = |P_D| = |lambda_D / (h^2 V) F / r_S| (Pa).
 void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icReal *stressNorm);
 /// Current total volume over rest total volume, over all bodies.
 icReal icWorld_GetVolumeRatio(const icWorld *world);
@@ -379,14 +412,19 @@ icReal icBody_GetVolumeRatio(const icWorld *world, icBodyId id);
 
 /// States sharing the world's model. A new state is a copy of the world's current one.
 icState *icWorld_CreateState(const icWorld *world);
+/// Frees a state from icWorld_CreateState. NULL is fine.
 void icDestroyState(icState *state);
 /// Copies the world's current state into state, or state into the world's current state.
 void icWorld_SaveState(const icWorld *world, icState *state);
+/// Copies state into the world's current state (a state of this world made after its last
+/// body was added; asserted).
 void icWorld_LoadState(icWorld *world, const icState *state);
 
-/// Constraint gradients of one tet (seed 001, sec. 1): given F and Q = Dm^-1, the value and
-/// gradients (4 vectors, x4 = -(x1+x2+x3)) of C_H = det F - gamma and C_D = |F|_F.
+/// Constraint gradients of one tet (Macklin & Müller 2021 supplement, sec.\ 1): given F and
+/// Q = Dm^-1 (1/m), the value and gradients (4 vectors, 1/m, x4 = -(x1+x2+x3)) of the
+/// hydrostatic constraint C_H = det F - gamma (gamma: the rest shift, dimensionless).
 void icTet_HydrostaticGradient(icMat3 F, icMat3 Q, icReal gamma, icReal *C, icVec3 grad[4]);
+/// The same for the deviatoric constraint C_D = |F|_F (dimensionless).
 void icTet_DeviatoricGradient(icMat3 F, icMat3 Q, icReal *C, icVec3 grad[4]);
 
 #pragma GCC visibility pop
