@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Figures of the incompressible solver (seed 003): the sphere drop (Fig. 2) with the one-ring
-// projections vs standard FEM at nu = 0.45 / 0.499, the plate squeeze (Fig. 6), and seconds
-// per frame split into elastic, pressure and contact time.
+// Figures of the incompressible solver (Irving et al. 2007): the sphere drop (Fig. 2) with the
+// one-ring projections vs standard FEM at nu = 0.45 / 0.499, the plate squeeze (Fig. 6), and
+// seconds per frame split into elastic, pressure and contact time.
 // Usage: bench_incompressible drop [cells] [seconds] [csv] [png]  |  tori [count] [cells] [s]  |
 //        plates [cells] [csv]  |
 //        timing [cells] [frames] [workers] [steps per frame]   (2 workers, 10 steps unless told)  |
@@ -74,7 +74,8 @@ static icWorld *makeSphere(int cells, int variant, double height, bool gravity, 
     if (getenv("IC_STATIC_FRICTION")) d.staticFriction = atoi(getenv("IC_STATIC_FRICTION")) != 0;
     // IC_WARM_START=0: every pressure solve starts from zero, as before the warm start.
     if (getenv("IC_WARM_START")) d.warmStart = atoi(getenv("IC_WARM_START")) != 0;
-    // IC_IMPLICIT_VELOCITY=0: the second half step without stiffness (delta = 0, spec 3.1 step 7).
+    // IC_IMPLICIT_VELOCITY=0: the second half step without stiffness (delta = 0 in step 7 of
+    // Irving et al. 2007, sec. 2).
     if (getenv("IC_IMPLICIT_VELOCITY"))
         d.implicitVelocitySolve = atoi(getenv("IC_IMPLICIT_VELOCITY")) != 0;
     // IC_LOCAL_LAYERS=0: every Newton solve of eq. 1 on the whole mesh, as before 2026-11-22.

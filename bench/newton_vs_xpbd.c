@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The seed 000 comparison (Table 1, Figs. 4-5): projected Newton against XPBD on the same MM
-// energy, on the stretch test at five Poisson ratios and on the 2 x 90 degree cube twist.
+// The comparison of Macklin & Müller 2021 (Table 1, Figs. 4-5): projected Newton against XPBD
+// on the same MM energy, on the stretch test at five Poisson ratios and on the 2 x 90 degree
+// cube twist.
 // Every scene is loaded from scenes/ and run frame by frame through icScene_Run (no output
 // files); Newton's counts come from icWorld_GetNewtonStats after each frame. XPBD's end
 // states are measured (energy, force imbalance) with the Newton twin scene's model, and a

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The tissue scene (seed 000, sec. 5.3: 80k tets, self collision, skinned surface; the paper
-// reports 8 ms per frame on an RTX 2080 Ti): milliseconds per frame at 20k and 80k tets with
-// the stages timed separately, and the embedding of 1M points into a 100k-tet mesh.
+// The tissue scene (Macklin & Müller 2021, sec. 5.3: 80k tets, self collision, skinned
+// surface; the paper reports 8 ms per frame on an RTX 2080 Ti): milliseconds per frame at 20k
+// and 80k tets with the stages timed separately, and the embedding of 1M points into a
+// 100k-tet mesh.
 // Usage: bench_tissue [--frames N] [--quick]   (--quick: 20k scene and 200k points only)
 #include "isochor/collision.h"
 #include "isochor/io.h"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Scene 7 of the VIPER spec (scenes/viper/octopus.json): 100 octopuses x 37 pills on a floor
-// with 25 pillars. Prints the time per step split into prediction, broad phase, collisions,
-// constraints and skinning. Usage: bench_viper_octopus [FRAMES [WORKERS]] (default 300 frames,
-// the first 60 warm-up and not timed; 1 worker). Prints a hash of the final state: the same for
-// any worker count.
+// The octopus scene of Angles et al. 2019, Fig. 7 (scenes/viper/octopus.json): 100 octopuses x
+// 37 pills on a floor with 25 pillars. Prints the time per step split into prediction, broad
+// phase, collisions, constraints and skinning. Usage: bench_viper_octopus [FRAMES [WORKERS]]
+// (default 300 frames, the first 60 warm-up and not timed; 1 worker). Prints a hash of the
+// final state: the same for any worker count.
 #include "isochor/io.h"
 #include "isochor/rod.h"
 

@@ -3,9 +3,9 @@
 /// Force-based hyperelastic FEM on linear tetrahedra: materials (energy density, first
 /// Piola stress, its differential, 9x9 Hessians and their PSD projections), per-tet
 /// kinematics and stiffness, mesh-level forces, stiffness products and assembly.
-/// Conventions follow the FEM spec: vertex 4 is the base vertex, Q = Dm^-1, vec() is
-/// column-major (icMat3 memory order), so a 9x9 Hessian H has H[r + 9 c] = d vec(P)_r /
-/// d vec(F)_c.
+/// Conventions follow Sifakis & Barbič 2012 (sec.\ 4.2): vertex 4 is the base vertex,
+/// Q = Dm^-1, vec() is column-major (icMat3 memory order), so a 9x9 Hessian H has
+/// H[r + 9 c] = d vec(P)_r / d vec(F)_c.
 #pragma once
 
 #include "isochor/sparse.h"
@@ -25,21 +25,22 @@ typedef struct icMaterial {
     icReal alpha;   ///< rest shift of the volume term (SNH: 1 + mu/lambda, SNH2018:
                     ///< 1 + 3mu/(4lambda), MM: gamma = 1 + mu/lambda); unused otherwise
     icReal density; ///< kg/m^3, > 0; used for lumped masses (default 1000)
-    /// Neo-Hookean only (spec 2.4 option 1): singular values of F (dimensionless) below clamp
-    /// are raised to it before Psi, P and dP are evaluated (Vega/ITF style). 0 (default) keeps
-    /// the exact model: Psi = +inf for J <= 0 (a barrier for the line search), while P, dP and
-    /// the Hessians of an inverted F are evaluated at the clamp of fallbackClamp.
+    /// Neo-Hookean only (the clamp of Sifakis & Barbič 2012, sec.\ 3.6): singular values of F
+    /// (dimensionless) below clamp are raised to it before Psi, P and dP are evaluated
+    /// (Vega/ITF style). 0 (default) keeps the exact model: Psi = +inf for J <= 0 (a barrier
+    /// for the line search), while P, dP and the Hessians of an inverted F are evaluated at
+    /// the clamp of fallbackClamp.
     icReal clamp;
     icReal fallbackClamp; ///< NH: clamp used for J <= 0 when clamp is 0; default 0.1
-    /// Corotated only (spec 2.3): drop the dR term (cheap PSD tangent, NOT the derivative of
-    /// P; Newton loses quadratic convergence). Default false (exact dR).
+    /// Corotated only: drop the dR term (cheap PSD tangent, NOT the derivative of P; Newton loses
+    /// quadratic convergence). Default false (exact dR).
     bool approximateTangent;
 } icMaterial;
 
-/// Material from Young's modulus E (Pa, > 0) and Poisson ratio nu (in (-1, 0.5)) with the
-/// Lamé mapping of spec 2.7 (SNH2018: 4/3, 5/6 reparameterisation; SNH: lambda + mu; MM and
-/// the classical models: raw Lamé). nu >= 0.5 makes lambda infinite, which a force-based
-/// solver cannot use: IC_ERR_BAD_VALUE, as for E <= 0, nu <= -1, NaN or an unknown model.
+/// Material from Young's modulus E (Pa, > 0) and Poisson ratio nu (in (-1, 0.5)) with the Lamé
+/// mapping of docs/materials.md (SNH2018: 4/3, 5/6 reparameterisation; SNH: lambda + mu; MM and the
+/// classical models: raw Lamé). nu >= 0.5 makes lambda infinite, which a force-based solver cannot
+/// use: IC_ERR_BAD_VALUE, as for E <= 0, nu <= -1, NaN or an unknown model.
 icResult icMaterial_FromYoungs(icMaterialModel model, icReal youngsModulus, icReal poissonRatio,
                                icMaterial *material);
 /// Material with the given Lamé values inside the energy (no reparameterisation); alpha is
@@ -57,16 +58,16 @@ icMat3 icMaterial_Stress(const icMaterial *material, icMat3 F);
 icMat3 icMaterial_StressDifferential(const icMaterial *material, icMat3 F, icMat3 dF);
 /// Exact 9x9 Hessian d^2 Psi / d vec(F)^2 (symmetric; column c = vec(dP(F; E_c))).
 void icMaterial_Hessian(const icMaterial *material, icMat3 F, icReal hessian[81]);
-/// Hessian projected onto the PSD cone: analytic eigensystems (spec 3.2-3.3) for every
+/// Hessian projected onto the PSD cone: analytic eigensystems (Kim & Eberle 2020) for every
 /// model but linear, whose constant Hessian goes through the generic clamp.
 void icMaterial_ProjectedHessian(const icMaterial *material, icMat3 F, icReal hessian[81]);
-/// Generic fallback of spec 3.4: Hessian from nine differentials, 9x9 Jacobi eigen-solve,
+/// Generic fallback: Hessian from nine differentials, 9x9 Jacobi eigen-solve,
 /// negative eigenvalues clamped to 0. Any model.
 void icMaterial_ProjectedHessianGeneric(const icMaterial *material, icMat3 F,
                                         icReal hessian[81]);
-/// Analytic eigensystem of the Hessian (spec 3.2): values[9] in the order twist 1..3,
-/// flip 1..3, scaling 1..3, and vectors (9 x 9, column m = vec of the unit eigenmatrix m).
-/// Returns false for linear (no closed form here).
+/// Analytic eigensystem of the Hessian (twists, flips, scalings; Kim & Eberle 2020): values[9] in
+/// the order twist 1..3, flip 1..3, scaling 1..3, and vectors (9 x 9, column m = vec of the unit
+/// eigenmatrix m). Returns false for linear (no closed form here).
 bool icMaterial_Eigensystem(const icMaterial *material, icMat3 F, icReal values[9],
                             icReal vectors[81]);
 /// Everything the Newton solver needs per tet from one SVD: returns Psi, and fills P and
@@ -96,7 +97,7 @@ void icTet_Forces(const icMaterial *material, const icTetRest *rest, const icVec
 /// df = -K dx.
 void icTet_ForceDifferential(const icMaterial *material, const icTetRest *rest,
                              const icVec3 x[4], const icVec3 dx[4], icVec3 df[4]);
-/// Element stiffness K_e = W B^T Hf B (12 x 12, column-major, DOF 3a + i, N/m), spec 1.5.
+/// Element stiffness K_e = W B^T Hf B (12 x 12, column-major, DOF 3a + i, N/m), vec(F) = B x_e.
 void icTet_Stiffness(const icReal hessian[81], const icTetRest *rest, icReal stiffness[144]);
 /// The same as 16 column-major 3x3 blocks: blocks[4a + b] couples vertex a (rows) to b.
 void icTet_StiffnessBlocks(const icReal hessian[81], const icTetRest *rest, icReal blocks[16][9]);
@@ -118,8 +119,8 @@ typedef struct icFemModel {
 } icFemModel;
 
 /// Builds the model from rest positions (vertexCount x 3) and tets (tetCount x 4). Tets with
-/// det Dm < 0 have local vertices 2 and 3 swapped (spec 1.1). tetMaterial may be NULL (all
-/// use materials[0]). Errors: IC_ERR_EMPTY, IC_ERR_INDEX_OUT_OF_RANGE, IC_ERR_REPEATED_INDEX,
+/// det Dm < 0 have local vertices 2 and 3 swapped. tetMaterial may be NULL (all use
+/// materials[0]). Errors: IC_ERR_EMPTY, IC_ERR_INDEX_OUT_OF_RANGE, IC_ERR_REPEATED_INDEX,
 /// IC_ERR_DEGENERATE_ELEMENT (diag names the tet), IC_ERR_BAD_VALUE (a vertex with no tet,
 /// i.e. zero mass, or a bad material), IC_ERR_OUT_OF_MEMORY.
 icResult icFemModel_Create(icFemModel *model, int vertexCount, const icReal *restPositions,
@@ -140,15 +141,16 @@ void icFem_AddForces(const icFemModel *model, const icReal *x, icReal *f);
 /// Per-tet 9x9 Hessians at x into hessians (tetCount x 81), projected or exact.
 void icFem_ComputeHessians(const icFemModel *model, const icReal *x, bool project,
                            icReal *hessians);
-/// Matrix-free product out = K w (spec 1.4 / 3.5) from cached per-tet Hessians.
+/// Matrix-free product out = K w (the force-differential pass of Sifakis & Barbič 2012,
+/// Algorithm 2, with dx = -w) from cached per-tet Hessians.
 void icFem_StiffnessProduct(const icFemModel *model, const icReal *hessians, const icReal *w,
                             icReal *out);
-/// 3x3 diagonal blocks of K (vertexCount x 9) from cached Hessians (spec 3.5).
+/// 3x3 diagonal blocks of K (vertexCount x 9) from cached Hessians.
 void icFem_StiffnessDiagonal(const icFemModel *model, const icReal *hessians,
                              icReal *diagBlocks);
 
 /// Sparsity of K with, per tet, the 16 destination blocks of its 4x4 node pairs, so that
-/// assembly is a scatter-add with no searches (spec 5.8).
+/// assembly is a scatter-add with no searches.
 typedef struct icFemPattern {
     icBsr3 matrix;   ///< pattern and values of the assembled matrix
     int *tetBlocks;  ///< (tetCount x 16) block index of node pair (a, b) at [16 t + 4 a + b]
@@ -169,7 +171,8 @@ icReal icFem_EvaluateAssemble(const icFemModel *model, const icReal *x, bool pro
                               icReal *f, icReal stiffnessScale, icReal massScale,
                               icFemPattern *pattern, icReal *hessians);
 
-/// Settings of the Newton solvers (backward Euler and quasistatic, spec 5).
+/// Settings of the Newton solvers (backward Euler and quasistatic,
+/// Sifakis & Barbič 2012, sec.\ 4.4).
 typedef struct icNewtonDef {
     int maxIterations;          ///< Newton iterations per step / solve, >= 1; default 50
     icReal residualTolerance;   ///< stop when |r|_inf <= this * |r_0|_inf; default 1e-6
@@ -178,7 +181,7 @@ typedef struct icNewtonDef {
     icReal cgTolerance;         ///< relative PCG tolerance (preconditioned norm); default 1e-4
     int maxCGIterations;        ///< PCG iteration cap per solve; default 1000
     icPreconditionerKind preconditioner; ///< default IC_PRECONDITIONER_BLOCK_JACOBI
-    bool projectHessian;        ///< projected Newton (spec 3); default true
+    bool projectHessian;        ///< projected Newton (PSD-projected element Hessians); default true
     bool matrixFree;            ///< cached per-tet Hessians instead of an assembled matrix;
                                 ///< default false
     bool lineSearch;            ///< backtracking on the incremental potential; default true
@@ -243,15 +246,16 @@ void icNewtonSolver_SetDef(icNewtonSolver *solver, const icNewtonDef *def);
 void icNewtonSolver_SetPotential(icNewtonSolver *solver, icVertexPotentialFn potential,
                                  void *context);
 
-/// One backward Euler step (spec 5.1-5.9): x, v (vertexCount x 3) go from t^n to t^n + dt.
-/// Inertial initial guess x = x^n + dt v^n (spec 5.3), prescribed DOFs moved to their
-/// targets, projected Newton with filtered PCG and a backtracking line search on the
-/// incremental potential. IC_ERR_NOT_CONVERGED (state still advanced to the last iterate),
-/// IC_ERR_NUMERICAL on NaN (state left unchanged), IC_ERR_INVALID_ARGUMENT for dt <= 0.
+/// One backward Euler step (Sifakis & Barbič 2012, sec.\ 4.4): x, v (vertexCount x 3) go
+/// from t^n to t^n + dt. Inertial initial guess x = x^n + dt v^n (the notes' start x^n,
+/// sec.\ 4.4, would freeze free bodies), prescribed DOFs moved to their targets, projected
+/// Newton with filtered PCG and a backtracking line search on the incremental potential.
+/// IC_ERR_NOT_CONVERGED (state still advanced to the last iterate), IC_ERR_NUMERICAL on NaN
+/// (state left unchanged), IC_ERR_INVALID_ARGUMENT for dt <= 0.
 icResult icNewtonSolver_Step(icNewtonSolver *solver, const icNewtonInput *input, icReal dt,
                              icReal *x, icReal *v, icNewtonStats *stats);
-/// Quasistatic solve (spec 5.5): Newton on E(x) - f_ext^T x from x with prescribed DOFs at
-/// their targets. The constraints must remove the rigid modes.
+/// Quasistatic solve (Sifakis & Barbič 2012, sec.\ 4.4, dt -> infinity): Newton on E(x) - f_ext^T x
+/// from x with prescribed DOFs at their targets. The constraints must remove the rigid modes.
 icResult icNewtonSolver_SolveStatic(icNewtonSolver *solver, const icNewtonInput *input,
                                     icReal *x, icNewtonStats *stats);
 
@@ -271,8 +275,8 @@ typedef struct icNewtonCache icNewtonCache;
 void icNewtonCache_Destroy(icNewtonCache *cache);
 
 /// Backward Euler step of the world's current state with the force-based solver. Bodies use
-/// their material model with the spec 2.7 Lamé mapping (MM: the world's raw Lamé and gamma,
-/// so it minimises the XPBD energy). Pinned axes follow their pins; the world's
+/// their material model with the Lamé mapping of docs/materials.md (MM: the world's raw Lamé and
+/// gamma, so it minimises the XPBD energy). Pinned axes follow their pins; the world's
 /// linearDamping adds to def->massDamping. Planes and colliders (at the step's end time) push
 /// through a penalty potential with lagged smoothed friction (src/fem/contact_potential.c).
 /// nu = 0.5 bodies give IC_ERR_BAD_VALUE. def NULL = defaults.

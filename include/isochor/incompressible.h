@@ -16,11 +16,11 @@ extern "C" {
 #pragma GCC visibility push(default)
 
 // ---------------------------------------------------------------------------------------
-// Operators (spec 1). Tets are (tetCount x 4) global indices, positively oriented at rest;
-// g holds the volume gradients g_{t,a} = dV_t/dx_{t_a} as (tetCount x 12) reals.
+// Operators (Irving et al. 2007, sec. 3). Tets are (tetCount x 4) global indices, positively
+// oriented at rest; g holds the volume gradients g_{t,a} = dV_t/dx_{t_a} as (tetCount x 12) reals.
 
-/// Signed volume of one tet and its four gradients g_a (spec 1.1: g_1 = (b x c)/6, ...,
-/// g_0 = -(g_1 + g_2 + g_3)).
+/// Signed volume of one tet and its four gradients g_a (g_1 = (b x c)/6, ...,
+/// g_0 = -(g_1 + g_2 + g_3); the columns of B = V D^-T, Irving et al.\ 2007, sec.\ 3).
 icReal icTet_VolumeGradients(icVec3 x0, icVec3 x1, icVec3 x2, icVec3 x3, icVec3 g[4]);
 /// One-ring volumes V_k = 1/4 sum_{t in ring(k)} V_t (vertexCount) at x (vertexCount x 3);
 /// returns the total signed volume (equal to sum_k V_k).
@@ -54,19 +54,20 @@ void icCsr_Multiply(const icCsr *matrix, const icReal *x, icReal *y);
 /// Operator adaptor for the solvers: context is a const icCsr *.
 void icCsr_Operator(void *context, const icReal *x, icReal *y);
 
-/// Assembled J (vertexCount x 3 vertexCount) from gradients g (spec 1.7 step 1).
+/// Assembled J (vertexCount x 3 vertexCount) from gradients g.
 icResult icOneRing_AssembleDivergence(const icReal *g, const int *tets, int tetCount,
                                       int vertexCount, icCsr *J);
-/// Assembled pressure matrix A = J M^-1 J^T (vertexCount^2, two-ring pattern; spec 1.7).
+/// Assembled pressure matrix A = J M^-1 J^T (vertexCount^2, two-ring pattern).
 /// invMass (vertexCount x 3): 1/m per axis, 0 on kinematic axes.
 icResult icOneRing_AssemblePressure(const icCsr *J, const icReal *invMass, icCsr *A);
 
 // ---------------------------------------------------------------------------------------
-// Krylov solvers (spec 5.6). Both start at x = 0, or at alpha * guess when a guess (n) is
-// given, alpha minimising ||b - alpha A guess||_2 (one extra product; the first residual is
-// then never larger than ||b||, whatever the guess). They stop when ||r||_2 <= max(tolerance
-// ||b||_2, absoluteTolerance), after maxIterations, on breakdown, or (MINRES) when the residual
-// can fall no further (leastSquares below). guess may be x itself.
+// Krylov solvers (MINRES as Irving et al. 2007, sec. 4; Paige & Saunders 1975). Both start at
+// x = 0, or at alpha * guess when a guess (n) is given, alpha minimising ||b - alpha A guess||_2
+// (one extra product; the first residual is then never larger than ||b||, whatever the guess).
+// They stop when ||r||_2 <= max(tolerance ||b||_2, absoluteTolerance), after maxIterations, on
+// breakdown, or (MINRES) when the residual can fall no further (leastSquares below). guess may
+// be x itself.
 
 /// What a MINRES or Jacobi-PCG solve did.
 typedef struct icKrylovStats {
@@ -94,7 +95,8 @@ int icJacobiCG(int n, icLinearOperatorFn *op, void *context, const icReal *invDi
                icReal absoluteTolerance, int maxIterations, icReal *work, icKrylovStats *stats);
 
 // ---------------------------------------------------------------------------------------
-// Contact constraints c^T dv = 0 on the velocity change made by the pressure (spec 5).
+// Contact constraints c^T dv = 0 on the velocity change made by the pressure
+// (Irving et al. 2007, sec. 4).
 
 /// One linear constraint over up to 4 vertices: sum_i c[i] . dv_{vertices[i]} = 0.
 typedef struct icVelocityConstraint {
@@ -119,12 +121,12 @@ void icConstraintSet_Clear(icConstraintSet *set);
 /// Frees the list's items and zeroes it (set must not be NULL).
 void icConstraintSet_Destroy(icConstraintSet *set);
 /// u := Pi u for u = M^-1 (something) (vertexCount x 3), the M-orthogonal palindromic
-/// symmetric Gauss-Seidel product with `sweeps` repetitions (q; spec 5.4).
+/// symmetric Gauss-Seidel product with `sweeps` repetitions (q; Irving et al.\ 2007, sec.\ 4).
 void icConstraintSet_Project(const icConstraintSet *set, const icReal *invMass, int sweeps,
                              icReal *u);
 
 // ---------------------------------------------------------------------------------------
-// Pressure projections (spec 2).
+// Pressure projections (Irving et al. 2007, sec. 2, eqs. 1-2).
 
 /// Krylov solver of the pressure systems.
 typedef enum icPressureSolver {
@@ -186,15 +188,16 @@ int icPressureSystem_ProjectVelocity(icPressureSystem *system, const icConstrain
 /// Position correction (eq.\ 1) at the configuration of the last Setup (x^n, whose ring
 /// volumes are ringVolumes): w := vstar + Pi M^-1 J^T phat with
 /// A phat = -J vstar + e/dt, e_k = target_k - V_k clamped by recoveryTime (Dtau, 0 = none;
-/// spec 2.2). phat (vertexCount, may be NULL): on entry the solve's start when useGuess,
-/// on return the scaled pressure (Pa s). Returns iterations.
+/// Irving et al.\ 2007, sec.\ 2). phat (vertexCount, may be NULL): on entry the solve's start when
+/// useGuess, on return the scaled pressure (Pa s). Returns iterations.
 int icPressureSystem_CorrectPositions(icPressureSystem *system, const icConstraintSet *constraints,
                                       const icPressureDef *def, const icReal *targetVolumes,
                                       const icReal *ringVolumes, icReal dt, icReal recoveryTime,
                                       icReal *w, icReal *phat, bool useGuess, icKrylovStats *stats);
 
 // ---------------------------------------------------------------------------------------
-// The world solver IC_SOLVER_INCOMPRESSIBLE (spec 3.1: modified semi-implicit Newmark).
+// The world solver IC_SOLVER_INCOMPRESSIBLE (Irving et al. 2007, sec. 2: modified
+// semi-implicit Newmark).
 
 /// A kinematic plane for this solver: bodies stay on the side normal .\ x >= offset(t), with
 /// offset(t) = offset + speed (clamp(t, start, end) - start) (it moves along its normal).
@@ -212,9 +215,9 @@ typedef struct icMovingPlaneDef {
 /// Defaults: the ground y >= 0 at rest, no friction.
 icMovingPlaneDef icDefaultMovingPlaneDef(void);
 
-/// Where the velocity projection (eq.\ 2) runs in a substep of spec 3.1's scheme. The paper
-/// allows any point (it is a static projection); where it runs decides which velocity is
-/// carried to the next substep.
+/// Where the velocity projection (eq.\ 2) runs in a substep of the scheme of Irving et al.\ 2007,
+/// sec.\ 2. The paper allows any point (it is a static projection); where it runs decides which
+/// velocity is carried to the next substep.
 typedef enum icVelocityProjection {
     /// END without self contact, MIDPOINT with it (default). END made a pile of tori with self
     /// contact blow up (docs/results.md); without proximity pairs it was stable in every scene
@@ -243,18 +246,19 @@ typedef struct icIncompressibleDef {
     icReal volumetricScale;     ///< fraction of each body's lambda kept in the elastic
                                 ///< forces, [0, 1]; default 0 (deviatoric only)
     icReal massDamping;         ///< Rayleigh alpha_M, 1/s, >= 0 (implicit); default 0
-    bool implicitVelocitySolve; ///< delta of step 7 (spec 3.1): stiffness in the second half
-                                ///< step too; default true (delta = 0 blew up on the sphere
-                                ///< drop at dt = 1/240 s, even without projections)
+    bool implicitVelocitySolve; ///< delta of step 7 (Irving et al.\ 2007, sec.\ 2): stiffness in
+                                ///< the second half step too; default true (delta = 0 blew up on
+                                ///< the sphere drop at dt = 1/240 s, even without projections)
     bool contactInForceSolve;   ///< object contacts also filter step 1 (squeeze tests;
-                                ///< spec 7.3); default false
+                                ///< Irving et al.\ 2007, sec.\ 5); default false
     bool selfContact;           ///< proximity pairs (collision.h) as pressure constraints;
                                 ///< default false
     icReal proximity;           ///< their distance, m, > 0; default 0.005
     icReal cgTolerance;         ///< relative tolerance of the force solves, > 0; 1e-4
     int maxCGIterations;        ///< cap of the force solves, >= 1; default 500
     int positionNewtonIterations; ///< eq.\ 1 re-linearised at the corrected end positions
-                                ///< (spec 2.1, optional iteration), >= 1; default 5
+                                ///< (eq.\ 1 is one Newton step, Irving et al.\ 2007,
+                                ///< sec.\ 2), >= 1; default 5
     icReal positionTolerance;   ///< those iterations stop once every ring is within this
                                 ///< relative error of its (clamped) target, > 0; 1e-3
     icReal ringErrorFloor;      ///< ... relative to the larger of the ring's rest volume and

@@ -18,7 +18,8 @@ extern "C" {
 /// icCreateRodWorld, free with icDestroyRodWorld.
 typedef struct icRodWorld icRodWorld;
 
-/// Which volume a segment conserves (spec 5.6).
+/// Which volume a segment conserves (M: Angles et al.\ 2019, sec.\ 5; P: the reference
+/// code's tapered segment).
 typedef enum icRodVolume {
     IC_ROD_VOLUME_NONE = 0, ///< no volume constraint
     IC_ROD_VOLUME_MIDPOINT, ///< M: r_m^2 |x_b - x_a|, a cylinder of the mean radius (rods)
@@ -29,10 +30,12 @@ typedef enum icRodVolume {
 typedef enum icRodRadiusModel {
     IC_ROD_RADIUS_VIPER = 0, ///< radius is a degree of freedom with its own inertia (the paper)
     IC_ROD_RADIUS_BERGOU,    ///< no radius DOF: after each step r_i = rbar_i sqrt(lbar_i / l_i)
-                             ///< (Bergou et al.\ 2010 style, for comparison; spec 12.4)
+                             ///< (Bergou et al.\ 2010 style, for comparison;
+                             ///< Angles et al.\ 2019, Fig.\ 15)
 } icRodRadiusModel;
 
-/// How bundle goals are applied (spec 8.4).
+/// How bundle goals are applied (Angles et al.\ 2019, sec.\ 7.3, or the reference
+/// code's averaging).
 typedef enum icRodBundleProjection {
     IC_ROD_BUNDLE_AVERAGED = 0, ///< goal corrections averaged in every full pass (code, default)
     IC_ROD_BUNDLE_POST,         ///< goals set directly after the passes (the paper's post-process)
@@ -55,12 +58,12 @@ typedef struct icRodWorldDef {
     icReal radiusCoupling;       ///< beta_r in [0, 1]: collisions also shrink radii (1, the paper)
                                  ///< or move positions only (0, the reference code); default 0
     bool scaledBending;          ///< bend-twist weighted by the radius at the shared vertex
-                                 ///< (spec 5.2, option); default false
+                                 ///< (optional); default false
     icRodRadiusModel radiusModel;           ///< default IC_ROD_RADIUS_VIPER
     icRodBundleProjection bundleProjection; ///< default IC_ROD_BUNDLE_AVERAGED
-    bool referenceQuirks; ///< reproduce the reference code's counting quirks (spec 4.2: the
-                          ///< radius constraint counts as a position correction, the
-                          ///< bilaplacian uses w instead of wr) for A/B tests; default false
+    bool referenceQuirks; ///< reproduce the reference code's counting quirks (the radius constraint
+                          ///< counts as a position correction, the bilaplacian uses w instead of
+                          ///< wr) for A/B tests; default false
     int workerCount;      ///< threads for the pill searches and skinning, 0 to
                           ///< IC_MAX_WORKERS; default 0 = automatic: icAvailableCores() from
                           ///< icRodAutoWorkerMinSegments() segments on, one below. Results
@@ -80,16 +83,18 @@ typedef struct icRodDef {
     const icReal *positions; ///< (vertexCount x 3) rest = initial positions, m
     const icReal *radii;     ///< (vertexCount) rest radii, m, > 0; NULL: all `radius`
     icReal radius;           ///< m, > 0; default 0.05
-    const icReal *masses;    ///< (vertexCount) kg, > 0; NULL: from density (spec 1)
+    const icReal *masses;    ///< (vertexCount) kg, > 0; NULL: from density
     icReal density;          ///< kg/m^3, > 0; default 1000
     int segmentCount;        ///< with segments: number of pills; ignored for a chain
     const int *segments;     ///< (segmentCount x 2) local vertex pairs, or NULL: a chain
                              ///< 0-1, 1-2, ..., n-2 - n-1
     icVec3 velocity;         ///< initial velocity, m/s; default 0
 
-    bool stretchShear;        ///< spec 5.1 per segment; default true
+    bool stretchShear;        ///< stretch-shear constraint (Angles et al.\ 2019, eq.\ 11) per
+                              ///< segment; default true
     icReal stretchCompliance; ///< 1/J; default 0
-    bool bendTwist;           ///< spec 5.2 per pair of segments sharing a vertex; default true
+    bool bendTwist;           ///< bend-twist constraint (Angles et al.\ 2019, eqs.\ 14, 40) per
+                              ///< pair of segments sharing a vertex; default true
     icReal bendCompliance;    ///< components 1, 2 (bending), 1/J; default 0
     icReal twistCompliance;   ///< component 3 (twist), 1/J; default 0
     const icReal *segmentBendCompliance; ///< (segmentCount, 1/J) or NULL; a pair takes the mean of
@@ -98,12 +103,15 @@ typedef struct icRodDef {
                           ///< twist l/(4 G J) per segment (overrides the three above);
                           ///< default 0 (use the raw compliances)
     icReal shearModulus;             ///< Pa, G for the twist when youngsModulus > 0; <= 0: E / 2.6
-    bool radiusSpring;               ///< spec 5.3 per vertex; default false
+    bool radiusSpring;               ///< cross-section spring (Angles et al.\ 2019, eq.\ 12) per
+                                     ///< vertex; default false
     icReal radiusCompliance;         ///< 1/J; default 1e-3
-    bool scaleSmoothing;             ///< spec 5.4 (first order) per segment; default false
+    bool scaleSmoothing;             ///< scale smoothing, eq.\ 13 of Angles et al.\ 2019
+                                     ///< (first order), per segment; default false
     icReal scaleSmoothingCompliance; ///< 1/J; default 0
-    bool scaleBilaplacian;           ///< spec 5.5 (second order) per interior vertex of a chain of
-                                     ///< >= 4 vertices; default true
+    bool scaleBilaplacian;           ///< scale bilaplacian, eq.\ 15 of Angles et al.\ 2019
+                                     ///< (second order), per interior vertex of a chain of >= 4
+                                     ///< vertices; default true
     icReal bilaplacianCompliance;    ///< m/N; default 0
     icRodVolume volume;              ///< default IC_ROD_VOLUME_MIDPOINT
     icReal volumeCompliance;         ///< 1/J; default 0
@@ -117,7 +125,7 @@ typedef struct icRodDef {
 /// Defaults as listed above: the reference code's rod builder (stretch-shear, bend-twist,
 /// bilaplacian, volume M, all hard) with physical masses.
 icRodDef icDefaultRodDef(void);
-/// The octopus preset of the reference code (spec 5.8): radius springs 1e-3, stretch-shear
+/// The octopus preset of the reference code: radius springs 1e-3, stretch-shear
 /// 1e-4, volume P hard, bend-twist per pair, no bilaplacian.
 icRodDef icPillObjectRodDef(void);
 
@@ -133,9 +141,9 @@ typedef struct icRodRange {
     bool chain;                     ///< a chain (0-1, 1-2, ...), not a graph of segments
 } icRodRange;
 
-/// A static half-plane {p : normal .\ p >= offset} with the reference code's friction
-/// (spec 6.5): the tangential motion since the step start is removed by 99 % when it is
-/// below staticFriction times the penetration, else by kineticFriction times the penetration.
+/// A static half-plane {p : normal .\ p >= offset} with the reference code's friction: the
+/// tangential motion since the step start is removed by 99 % when it is below staticFriction times
+/// the penetration, else by kineticFriction times the penetration.
 typedef struct icRodPlaneDef {
     icVec3 normal;          ///< any length > 0
     icReal offset;          ///< m
@@ -186,8 +194,8 @@ icResult icRodWorld_AddHelix(icRodWorld *world, icVec3 centre, icReal coilRadius
 /// A kinematic capsule (one pill, r at both ends) from a to b: a pillar or other obstacle.
 icResult icRodWorld_AddCapsule(icRodWorld *world, icVec3 a, icVec3 b, icReal radius, int *rod,
                                icDiagnostic *diag);
-/// The procedural octopus of spec 11 (38 spheres, 37 pills), scaled by `scale`, its root at
-/// origin; the reference masses and bend compliances; its own collision group.
+/// The procedural octopus of Angles et al.\ 2019, Fig.\ 7 (38 spheres, 37 pills), scaled by
+/// `scale`, its root at origin; the reference masses and bend compliances; its own collision group.
 icResult icRodWorld_AddOctopus(icRodWorld *world, icVec3 origin, icReal scale, int *rod,
                                icDiagnostic *diag);
 
@@ -233,7 +241,7 @@ const icReal *icRodWorld_GetInverseMasses(const icRodWorld *world);
 /// Simulated time, s.
 icReal icRodWorld_GetTime(const icRodWorld *world);
 
-/// Volume of the rods' pill segments (spec 5.6.1 P, plus a half ball at every vertex that
+/// Volume of the rods' pill segments (measure P, plus a half ball at every vertex that
 /// ends a chain): current and rest, m^3, over rods [first, first + count).
 icReal icRodWorld_GetVolume(const icRodWorld *world, int firstRod, int rodCount, bool rest);
 
@@ -257,12 +265,12 @@ icResult icRodWorld_AddBone(icRodWorld *world, const icMotion *motions, int moti
 /// Makes a vertex kinematic: it follows bone (or stays where it is when bone is -1); its
 /// radius stays free unless holdRadius.
 icResult icRodWorld_PinVertex(icRodWorld *world, int vertex, int bone, bool holdRadius);
-/// Two bone weights of a free vertex for the linear-blend warm start of spec 8.7:
-/// x <- sum_b w_b B_b(t) B_b(t-h)^-1 x before each step. weightA in [0, 1].
+/// Two bone weights of a free vertex for the linear-blend warm start of Angles et al.\ 2019,
+/// sec.\ 8.2: x <- sum_b w_b B_b(t) B_b(t-h)^-1 x before each step. weightA in [0, 1].
 icResult icRodWorld_SetBoneWeights(icRodWorld *world, int vertex, int boneA, int boneB,
                                    icReal weightA);
 
-/// Utility constraints between two vertices (spec 5.7).
+/// Utility constraints between two vertices (the reference code's utility constraints).
 typedef enum icRodLinkKind {
     IC_ROD_LINK_DISTANCE = 0, ///< |x_a - x_b| = rest (XPBD with the compliance)
     IC_ROD_LINK_MAX_DISTANCE, ///< |x_a - x_b| <= rest (projected only when longer, stiffness 1)
@@ -274,7 +282,7 @@ typedef enum icRodLinkKind {
 icResult icRodWorld_AddLink(icRodWorld *world, icRodLinkKind kind, int a, int b, icReal rest,
                             icReal compliance);
 
-/// Bundle matching (spec 8.3-8.5).
+/// Bundle matching (Angles et al.\ 2019, sec.\ 7.3, eqs.\ 32-36).
 typedef enum icRodMatching {
     IC_ROD_MATCHING_NONE = 0,        ///< grouping only (no shape matching)
     IC_ROD_MATCHING_SCALE_INVARIANT, ///< VIPER: rotation, scale, translation (Umeyama)
@@ -338,7 +346,7 @@ icResult icRodFusiformSurface(icReal length, icReal maxRadius, icReal endRadius,
 icResult icRodWorld_RestSurface(const icRodWorld *world, int rod, icReal cell, icReal offset,
                                 icReal blend, icRodSurface *surface);
 
-/// Skinning a triangle mesh to a rod's pills (spec 9).
+/// Skinning a triangle mesh to a rod's pills (Angles et al.\ 2019, sec.\ 7.4).
 typedef struct icRodSkinDef {
     const icRodSurface *mesh; ///< at the rest pose of `rod` (copied)
     int rod;                  ///< first rod whose pills drive the mesh
@@ -371,8 +379,8 @@ int icRodWorld_GetSkinWeights(const icRodWorld *world, int skin, int v, int segm
                               icReal weight[4]);
 
 // ---------------------------------------------------------------------------------------
-// Viperization (spec 10, simplified): a closed muscle surface with two marked end regions
-// becomes a bundle of rods.
+// Viperization (Angles et al. 2019, sec. 8.1, simplified): a closed muscle surface with two marked
+// end regions becomes a bundle of rods.
 
 /// What icViperize turns into rods, and how.
 typedef struct icViperizeDef {

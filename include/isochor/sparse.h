@@ -59,7 +59,7 @@ typedef struct icCGStats {
     bool indefinite;         ///< stopped on a direction with c.Ac <= 0
 } icCGStats;
 
-/// Filtered preconditioned CG (FEM spec 5.6) for A y = b on the free DOFs, starting at
+/// Filtered preconditioned CG (Baraff & Witkin 1998) for A y = b on the free DOFs, starting at
 /// y = 0 (constrained entries of y stay 0). Stops when sqrt(r.z) <= tolerance sqrt(r0.z0),
 /// after maxIterations, or on non-positive curvature (then y is kept; if that happens at the
 /// first iteration y is the preconditioned residual). work holds 4n reals (NULL: allocated

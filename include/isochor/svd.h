@@ -12,7 +12,7 @@ extern "C" {
 #pragma GCC visibility push(default)
 
 /// Rotation-variant SVD A = U diag(s) V^T: det U = det V = +1, s[0] >= s[1] >= |s[2]|, and
-/// s[2] < 0 exactly when det A < 0 (FEM spec 4.1).
+/// s[2] < 0 exactly when det A < 0 (the rotation-variant SVD of Irving, Teran & Fedkiw 2004).
 typedef struct icSvd3 {
     icMat3 U; ///< left rotation, det U = +1
     icVec3 s; ///< signed singular values (x >= y >= |z|)
@@ -25,7 +25,7 @@ icSvd3 icMat3_Svd(icMat3 a);
 /// icMat3_Svd of count matrices, four at a time so that their dependency chains overlap
 /// (about twice the throughput); same contract, results equal to rounding.
 void icMat3_SvdBatch(int count, const icMat3 *a, icSvd3 *out);
-/// Reference path (FEM spec 4.3): cyclic Jacobi on A^T A, sort, Givens QR, sign rule.
+/// Reference path: cyclic Jacobi on A^T A, sort, Givens QR, sign rule.
 /// Slower and less accurate for nearly rank-deficient A; meant for tests.
 icSvd3 icMat3_SvdReference(icMat3 a);
 /// U diag(s) V^T.

@@ -167,8 +167,8 @@ icResult icBody_Attach(icWorld *world, icBodyId body, const icBoneId *bones, int
     return result;
 }
 
-// Zero-length spring per attachment (seed 000, eq. 19 with C = |x - target|, gradient the
-// unit offset): dlambda = (-C - a~ lambda) / (w + a~), a~ = alpha / h^2.
+// Zero-length spring per attachment (Macklin & Müller 2021, eq. 19 with C = |x - target|,
+// gradient the unit offset): dlambda = (-C - a~ lambda) / (w + a~), a~ = alpha / h^2.
 void icContact_ProjectAttachments(const icModel *m, icContactSystem *cs, icState *s, icReal h) {
     icReal invH2 = 1.0 / (h * h);
     for (int i = 0; i < cs->attachmentCount; ++i) {

@@ -2,7 +2,8 @@
 // Boundary vertices against kinematic colliders: candidates once per step (vertex sweep
 // sphere against the collider in its rest frame), and per substep a hard XPBD contact
 // constraint C = d(x) - thickness >= 0 with position-based Coulomb friction on the motion
-// relative to the collider's surface (Macklin et al. 2014, sec. 6.1; seed 000, Algorithm 1).
+// relative to the collider's surface (Macklin et al. 2014, sec. 6.1; Macklin & Müller 2021,
+// Algorithm 1).
 #include "collision/collision_internal.h"
 
 static bool pushCandidate(icContactSystem *cs, int vertex, int collider, const int *tris,

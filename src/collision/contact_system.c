@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The world's contact system: life cycle, contact settings, the boundary surface of all
 // bodies, and the hooks the XPBD step calls (candidates once per step, kinematic transforms
-// and projections every substep; seed 000, Algorithm 1).
+// and projections every substep; Macklin & Müller 2021, Algorithm 1).
 #include "collision/collision_internal.h"
 
 #include <time.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Proximity query: point-triangle and edge-edge pairs of a triangle surface within a
-// distance (the repulsion pairs of Bridson et al. 2002 that seed 003, sec. 4 turns into
-// linear contact constraints), found with the spatial hash and listed in a fixed order.
+// distance (the repulsion pairs of Bridson et al. 2002 that Irving et al. 2007, sec. 4 turn
+// into linear contact constraints), found with the spatial hash and listed in a fixed order.
 #include "collision/collision_internal.h"
 
 #include <stdlib.h>
@@ -177,7 +177,7 @@ static icResult edgeEdge(const icReal *x, const icProximityDef *def, icProximity
             icVec3 c2 = icVec3_MulAdd(q0, u, icVec3_Sub(q1, q0));
             if (dist > 1e-14) {
                 pair.normal = icVec3_Scale(1.0 / dist, icVec3_Sub(c1, c2));
-            } else { // touching: the edges' common normal (seed 003 spec, 5.2 [impl])
+            } else { // touching: the edges' common normal (the usual collision-code choice)
                 icVec3 n = icVec3_Cross(icVec3_Sub(p1, p0), icVec3_Sub(q1, q0));
                 pair.normal = icVec3_Length(n) > 0 ? icVec3_Normalize(n)
                                                    : perpendicular(icVec3_Normalize(icVec3_Sub(p1, p0)));

@@ -22,8 +22,8 @@ static void sortInts(int *a, int n) {
     }
 }
 
-// Spec 5.8: the node adjacency pattern is built once from the tets (each tet touches its
-// 4x4 node pairs), and each tet keeps its 16 destination blocks.
+// The node adjacency pattern is built once from the tets (each tet touches its 4x4 node
+// pairs), and each tet keeps its 16 destination blocks.
 icResult icFemPattern_Create(icFemPattern *pattern, const icFemModel *model) {
     memset(pattern, 0, sizeof *pattern);
     int nv = model->vertexCount, nt = model->tetCount;

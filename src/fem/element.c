@@ -2,7 +2,7 @@
 // Linear tetrahedron kinematics: rest data, deformation gradient, forces, stiffness.
 #include "isochor/fem.h"
 
-// FEM spec 1.1 (seed 004, section 4.2): Dm = [X1-X4, X2-X4, X3-X4], Q = Dm^-1, W = det/6.
+// Sifakis & Barbič 2012, sec. 4.2: Dm = [X1-X4, X2-X4, X3-X4], Q = Dm^-1, W = det/6.
 icResult icTet_Rest(const icVec3 X[4], icTetRest *rest) {
     icMat3 dm = icMat3_FromCols(icVec3_Sub(X[0], X[3]), icVec3_Sub(X[1], X[3]),
                                 icVec3_Sub(X[2], X[3]));
@@ -24,7 +24,7 @@ icMat3 icTet_DeformationGradient(const icVec3 x[4], icMat3 Q) {
     return icMat3_Mul(ds, Q);
 }
 
-// g_a = Q^T e_a (row a of Q), g_4 = -(g_1 + g_2 + g_3) (spec 1.1).
+// g_a = Q^T e_a (row a of Q), g_4 = -(g_1 + g_2 + g_3) (Sifakis & Barbič 2012, sec. 4.2).
 void icTet_ShapeGradients(icMat3 Q, icVec3 g[4]) {
     g[0] = icMat3_Row(Q, 0);
     g[1] = icMat3_Row(Q, 1);
@@ -32,7 +32,7 @@ void icTet_ShapeGradients(icMat3 Q, icVec3 g[4]) {
     g[3] = icVec3_Neg(icVec3_Add(icVec3_Add(g[0], g[1]), g[2]));
 }
 
-// H = -W P Q^T, f4 = -(f1 + f2 + f3) (spec 1.3; seed 004 eq. 4.7).
+// H = -W P Q^T, f4 = -(f1 + f2 + f3) (Sifakis & Barbič 2012, eq. 4.7).
 void icTet_ForcesFromStress(icMat3 P, const icTetRest *rest, icVec3 f[4]) {
     icMat3 h = icMat3_Scale(-rest->W, icMat3_MulTrans(P, rest->Q));
     f[0] = h.col[0];
@@ -47,7 +47,7 @@ void icTet_Forces(const icMaterial *material, const icTetRest *rest, const icVec
     icTet_ForcesFromStress(icMaterial_Stress(material, F), rest, f);
 }
 
-// dF = dDs Q, dH = -W dP(F; dF) Q^T (spec 1.4; seed 004 section 4.3).
+// dF = dDs Q, dH = -W dP(F; dF) Q^T (Sifakis & Barbič 2012, sec. 4.3).
 void icTet_ForceDifferential(const icMaterial *material, const icTetRest *rest,
                              const icVec3 x[4], const icVec3 dx[4], icVec3 df[4]) {
     icMat3 F = icTet_DeformationGradient(x, rest->Q);
@@ -55,7 +55,7 @@ void icTet_ForceDifferential(const icMaterial *material, const icTetRest *rest,
     icTet_ForcesFromStress(icMaterial_StressDifferential(material, F, dF), rest, df);
 }
 
-// K_e = W B^T Hf B (spec 1.5): [K_e](3a+i, 3b+k) = W sum_{j,l} Hf(i,j),(k,l) g_a[j] g_b[l].
+// K_e = W B^T Hf B, vec(F) = B x_e: [K_e](3a+i, 3b+k) = W sum_{j,l} Hf(i,j),(k,l) g_a[j] g_b[l].
 // The 9x9 part of vertices 1..3 is formed first (T = Hf (G (x) I), then G^T-weighted sums);
 // row and column 4 follow from g_4 = -sum g_a. Branch-free loops over contiguous rows so
 // the compiler vectorises them.

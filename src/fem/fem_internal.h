@@ -30,7 +30,7 @@ void icFem_TangentProduct(const icFemModel *model, icReal stiffnessScale, icReal
 /// 3x3 diagonal blocks of that K (vertexCount x 9, column-major).
 void icFem_TangentDiagonal(const icFemModel *model, icReal *diagBlocks);
 
-/// F of tet t at positions x (vertexCount x 3): Ds Q (spec 1.2).
+/// F of tet t at positions x (vertexCount x 3): Ds Q (Sifakis & Barbič 2012, eq. 4.5).
 static inline icMat3 icFem_TetF(const icFemModel *model, const icReal *x, int t) {
     const int *tv = model->tets + 4 * t;
     icVec3 x3 = icVec3_Load(x, tv[3]);
@@ -41,7 +41,7 @@ static inline icMat3 icFem_TetF(const icFemModel *model, const icReal *x, int t)
 }
 
 /// Adds the nodal forces of stress P on tet t to f: H = -W P Q^T, f4 = -(f1+f2+f3)
-/// (spec 1.3, seed 004 algorithm 1).
+/// (Sifakis & Barbič 2012, eq. 4.7 and Algorithm 1).
 static inline void icFem_ScatterStress(const icFemModel *model, int t, icMat3 P, icReal *f) {
     const int *tv = model->tets + 4 * t;
     icMat3 h = icMat3_Scale(-model->rest[t].W, icMat3_MulTrans(P, model->rest[t].Q));

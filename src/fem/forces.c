@@ -8,7 +8,7 @@
 // (corotated, clamped Neo-Hookean) get it from one batch (icMat3_SvdBatch).
 static icReal energyAndForces(const icFemModel *model, const icReal *x, icReal *f) {
     // Kahan summation: near convergence the line search compares energies whose difference
-    // is close to rounding (spec 5.7).
+    // is close to rounding.
     icKahanSum sum = {0, 0};
     enum { GROUP = 4 };
     for (int t0 = 0; t0 < model->tetCount; t0 += GROUP) {
@@ -50,7 +50,8 @@ void icFem_ComputeHessians(const icFemModel *model, const icReal *x, bool projec
     }
 }
 
-// (K w)_a = sum_e W dP(F_e; dF_e(w)) g_a with dP = unvec(Hf vec(dF)) (spec 1.4, 3.5).
+// (K w)_a = sum_e W dP(F_e; dF_e(w)) g_a with dP = unvec(Hf vec(dF)): a force-differential
+// pass with dx = -w (Sifakis & Barbič 2012, Algorithm 2) on cached Hessians.
 void icFem_StiffnessProduct(const icFemModel *model, const icReal *hessians, const icReal *w,
                             icReal *out) {
     memset(out, 0, sizeof(icReal) * 3 * (size_t)model->vertexCount);
@@ -68,7 +69,7 @@ void icFem_StiffnessProduct(const icFemModel *model, const icReal *hessians, con
     }
 }
 
-// [K_e](3a+i, 3a+k) = W sum_{j,l} g_a[j] g_a[l] Hf(i,j),(k,l) (spec 3.5).
+// [K_e](3a+i, 3a+k) = W sum_{j,l} g_a[j] g_a[l] Hf(i,j),(k,l): the 3x3 diagonal blocks of K.
 void icFem_StiffnessDiagonal(const icFemModel *model, const icReal *hessians,
                              icReal *diagBlocks) {
     memset(diagBlocks, 0, sizeof(icReal) * 9 * (size_t)model->vertexCount);

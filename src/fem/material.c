@@ -29,7 +29,8 @@ icMaterial icMaterial_FromLame(icMaterialModel model, icReal mu, icReal lambda) 
     m.lambda = lambda;
     m.density = 1000;
     m.fallbackClamp = 0.1;
-    // Rest-stable shifts: P(I) = 0 (spec 2.5, 2.6).
+    // Rest-stable shifts: P(I) = 0 (Smith, de Goes & Kim 2018; Macklin & Müller 2021,
+    // sec. 3.3).
     if (model == IC_MATERIAL_SNH2018)
         m.alpha = 1 + 0.75 * mu / lambda;
     else if (model == IC_MATERIAL_SNH || model == IC_MATERIAL_MM)
@@ -39,13 +40,14 @@ icMaterial icMaterial_FromLame(icMaterialModel model, icReal mu, icReal lambda) 
     return m;
 }
 
-// Spec 2.7: the Lamé pair inside each energy, so that the rest Hessian is linear
+// The Lamé pair inside each energy (docs/materials.md), so that the rest Hessian is linear
 // elasticity with (mu_L, lambda_L) — except MM, which the XPBD solver uses with raw Lamé.
 icResult icMaterial_FromYoungs(icMaterialModel model, icReal youngsModulus, icReal poissonRatio,
                                icMaterial *material) {
     if ((int)model < 0 || model >= IC_MATERIAL_COUNT_) return IC_ERR_BAD_VALUE;
     if (!(youngsModulus > 0) || !isfinite(youngsModulus)) return IC_ERR_BAD_VALUE;
-    // nu >= 0.5 gives lambda = inf: a force-based solver cannot run there (spec 2).
+    // nu >= 0.5 gives lambda = inf: a force-based solver cannot run there (Macklin & Müller
+    // 2021, sec. 1).
     if (!(poissonRatio > -1 && poissonRatio < 0.5)) return IC_ERR_BAD_VALUE;
     icReal nu = poissonRatio, E = youngsModulus;
     icReal muL = E / (2 * (1 + nu));
@@ -66,7 +68,7 @@ icResult icMaterial_FromYoungs(icMaterialModel model, icReal youngsModulus, icRe
 }
 
 // ---------------------------------------------------------------------------------------
-// Eigensystems (spec 3.2)
+// Eigensystems (the analytic twist, flip and scaling eigenpairs; Kim & Eberle 2020)
 
 static const icReal kInvSqrt2 = 0.70710678118654752440;
 
@@ -187,7 +189,7 @@ static icMat3 unitMatrix(int c) {
     return e;
 }
 
-// Spec 3.4: column c of Hf is vec(dP(F; E_c)); symmetrised.
+// Column c of Hf is vec(dP(F; E_c)); symmetrised.
 static void hessianFromDifferential(const icMaterial *m, icMat3 F, icReal h[81]) {
     for (int c = 0; c < 9; ++c) {
         icMat3 dp = icMaterial_StressDifferential(m, F, unitMatrix(c));
@@ -305,8 +307,8 @@ icReal icMaterial_EvaluateSvd(const icMaterial *m, icMat3 F, const icSvd3 *known
         icSvd3 svd = svdOf(F, known);
         psi = icCorotated_Energy(m, &svd);
         if (P) *P = icCorotated_Stress(m, &svd);
-        // From the eigensystem in closed form (spec 3.3), which is also how the guarded
-        // twist denominators enter.
+        // From the eigensystem in closed form, which is also how the guarded twist
+        // denominators enter.
         if (hessian) icCorotated_Hessian(m, &svd, project, hessian);
         break;
     }
@@ -357,8 +359,8 @@ void icMaterial_ProjectedHessian(const icMaterial *m, icMat3 F, icReal hessian[8
     icMaterial_Evaluate(m, F, NULL, hessian, true);
 }
 
-// Spec 3.4: nine differentials, symmetrised, numeric eigen-decomposition, clamp. Independent
-// of the per-model Hessian code, which the tests use it to check.
+// Generic fallback: nine differentials, symmetrised, numeric eigen-decomposition, clamp.
+// Independent of the per-model Hessian code, which the tests use it to check.
 void icMaterial_ProjectedHessianGeneric(const icMaterial *m, icMat3 F, icReal hessian[81]) {
     hessianFromDifferential(m, F, hessian);
     projectGeneric(hessian);

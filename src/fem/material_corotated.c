@@ -8,7 +8,7 @@
 #include "math/transpose4.h"
 #endif
 
-// |s_i + s_j| below this makes R non-differentiable; keep the sign (spec 2.3).
+// |s_i + s_j| below this makes R non-differentiable; keep the sign.
 #define IC_COROTATED_GUARD 1e-6
 
 static icReal guardedSum(icReal a, icReal b) {
@@ -18,14 +18,14 @@ static icReal guardedSum(icReal a, icReal b) {
 
 static icReal sumS(const icSvd3 *svd) { return svd->s.x + svd->s.y + svd->s.z; }
 
-// Psi = mu sum (s_i - 1)^2 + lambda/2 (sum s_i - 3)^2 (spec 2.3, seed 004 section 3.4)
+// Psi = mu sum (s_i - 1)^2 + lambda/2 (sum s_i - 3)^2 (Sifakis & Barbič 2012, sec. 3.4)
 icReal icCorotated_Energy(const icMaterial *m, const icSvd3 *svd) {
     icReal a = svd->s.x - 1, b = svd->s.y - 1, c = svd->s.z - 1, t = sumS(svd) - 3;
     return m->mu * (a * a + b * b + c * c) + 0.5 * m->lambda * t * t;
 }
 
 // dP = 2 mu dF + lambda tr(R^T dF) R + (lambda tr(S - I) - 2 mu) dR, evaluated in the SVD
-// frame: dFh = U^T dF V, R^T dR ~ Om with Om_ij = (dFh_ij - dFh_ji)/(s_i + s_j) (spec 2.3).
+// frame: dFh = U^T dF V, R^T dR ~ Om with Om_ij = (dFh_ij - dFh_ji)/(s_i + s_j).
 icMat3 icCorotated_Differential(const icMaterial *m, const icSvd3 *svd, icMat3 dF) {
     icMat3 dfh = icMat3_Mul(icMat3_Transpose(svd->U), icMat3_Mul(dF, svd->V));
     icReal tr = icMat3_Trace(dfh);
@@ -44,7 +44,7 @@ icMat3 icCorotated_Differential(const icMaterial *m, const icSvd3 *svd, icMat3 d
     return icMat3_MulTrans(icMat3_Mul(svd->U, inner), svd->V);
 }
 
-// Spec 3.3 (corotated). Dropping dR sets the twists to 2 mu.
+// Closed-form eigenvalues (corotated). Dropping dR sets the twists to 2 mu.
 void icCorotated_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out) {
     icReal sv[3] = {s.x, s.y, s.z};
     icReal t = sv[0] + sv[1] + sv[2] - 3;
@@ -59,8 +59,8 @@ void icCorotated_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessia
         for (int j = 0; j < 3; ++j) icMat3_Set(&out->A, i, j, m->lambda + (i == j ? 2 * m->mu : 0));
 }
 
-// Hf = 2mu I9 + lambda vec(R) vec(R)^T + sum_k (twist_k - 2mu) t_k t_k^T (spec 3.3: the flips
-// are 2mu and the scaling block 2mu I + lambda 1 1^T, whose 1-direction is vec(R)/sqrt3).
+// Hf = 2mu I9 + lambda vec(R) vec(R)^T + sum_k (twist_k - 2mu) t_k t_k^T (the flips are 2mu
+// and the scaling block 2mu I + lambda 1 1^T, whose 1-direction is vec(R)/sqrt3).
 // With project, the twists are clamped at 0 (and the volume value 2mu + 3lambda too).
 void icCorotated_Hessian(const icMaterial *m, const icSvd3 *svd, bool project, icReal h[81]) {
     icSingularHessian sh;
@@ -93,8 +93,8 @@ void icCorotated_Hessian(const icMaterial *m, const icSvd3 *svd, bool project, i
 }
 
 // The same Hessian in rank-one form, Hf = 2mu I9 + sum_m c_m vec(M_m) vec(M_m)^T with M_0 = R
-// (c_0 = lambda) and M_k = t_k (c_k = twist_k - 2mu), pushed through K_e = W B^T Hf B (spec
-// 1.5): B^T vec(M) = vec(M Q^T), whose column a is M g_a, so block (a, b) is
+// (c_0 = lambda) and M_k = t_k (c_k = twist_k - 2mu), pushed through K_e = W B^T Hf B:
+// B^T vec(M) = vec(M Q^T), whose column a is M g_a, so block (a, b) is
 // W [2mu (g_a . g_b) I + sum_m c_m (M_m g_a)(M_m g_b)^T] for all four vertices (g_4 = -sum
 // g_a). With p_a = V^T g_a: R g_a = U p_a and t_k g_a = (u_i p_a[j] - u_j p_a[i]) / sqrt2.
 // A fraction of the work of forming the 9x9 Hessian and then the blocks.

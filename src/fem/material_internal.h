@@ -4,8 +4,8 @@
 
 #include "isochor/fem.h"
 
-/// Eigenvalues of an isotropic Hessian in the singular-value frame (spec 3.2): twist and
-/// flip value of the pair opposite k, and the 3x3 scaling block A = d^2 psi / ds^2.
+/// Eigenvalues of an isotropic Hessian in the singular-value frame (Kim & Eberle 2020): twist
+/// and flip value of the pair opposite k, and the 3x3 scaling block A = d^2 psi / ds^2.
 typedef struct icSingularHessian {
     icReal twist[3];
     icReal flip[3];
@@ -15,20 +15,21 @@ typedef struct icSingularHessian {
 /// vec index of F(row, col) (column-major).
 #define IC_VEC(row, col) (3 * (col) + (row))
 
-// Linear elasticity (spec 2.1).
+// Linear elasticity (Sifakis & Barbič 2012, sec. 3.2).
 icReal icLinear_Energy(const icMaterial *m, icMat3 F);
 icMat3 icLinear_Stress(const icMaterial *m, icMat3 F);
 icMat3 icLinear_Differential(const icMaterial *m, icMat3 dF);
 void icLinear_Hessian(const icMaterial *m, icReal h[81]);
 
-// St. Venant-Kirchhoff (spec 2.2).
+// St. Venant-Kirchhoff (Sifakis & Barbič 2012, sec. 3.3).
 icReal icStvk_Energy(const icMaterial *m, icMat3 F);
 icMat3 icStvk_Stress(const icMaterial *m, icMat3 F);
 icMat3 icStvk_Differential(const icMaterial *m, icMat3 F, icMat3 dF);
 void icStvk_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out);
 void icStvk_Hessian(const icMaterial *m, icMat3 F, icReal h[81]);
 
-// Corotated linear elasticity (spec 2.3); everything from the rotation-variant SVD of F.
+// Corotated linear elasticity (Sifakis & Barbič 2012, sec. 3.4); everything from the
+// rotation-variant SVD of F.
 icReal icCorotated_Energy(const icMaterial *m, const icSvd3 *svd);
 /// P = U [2 mu (Sigma - I) + lambda tr(Sigma - I) I] V^T. Inline: the threaded tet pass calls
 /// it per tet, and a call returned P through memory that the caller's wider loads stalled on.
@@ -53,7 +54,8 @@ void icCorotated_TetBlocks(const icMaterial *m, const icSvd3 *svd, bool project,
 void icCorotated_TetBlocks4(const icMaterial *m, const icSvd3 svd[4], bool project,
                             const icTetRest *const rest[4], icReal blocks[4][10][9]);
 
-// Neo-Hookean with log J (spec 2.4), evaluated at an F with J > 0 (callers clamp first).
+// Neo-Hookean with log J (Sifakis & Barbič 2012, sec. 3.6), evaluated at an F with J > 0
+// (callers clamp first).
 icReal icNeoHookean_Energy(const icMaterial *m, icMat3 F);
 icMat3 icNeoHookean_Stress(const icMaterial *m, icMat3 F);
 icMat3 icNeoHookean_Differential(const icMaterial *m, icMat3 F, icMat3 dF);
@@ -76,7 +78,8 @@ static inline bool icMaterial_NeedsSvd(const icMaterial *m, bool project) {
     return project && m->model != IC_MATERIAL_LINEAR;
 }
 
-// Stable Neo-Hookean family (spec 2.5, 2.6): SNH (no log), SNH2018 (log), MM (raw Lamé).
+// Stable Neo-Hookean family (Smith, de Goes & Kim 2018; Kim & Eberle 2020; Macklin & Müller
+// 2021, sec. 3): SNH (no log), SNH2018 (log), MM (raw Lamé).
 // Energies are shifted by a constant so that Psi(I) = 0.
 icReal icSnh_Energy(const icMaterial *m, icMat3 F);
 icMat3 icSnh_Stress(const icMaterial *m, icMat3 F);
@@ -84,8 +87,8 @@ icMat3 icSnh_Differential(const icMaterial *m, icMat3 F, icMat3 dF);
 void icSnh_Hessian(const icMaterial *m, icMat3 F, icReal h[81]);
 void icSnh_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out);
 
-/// Builds the nine unit eigenmatrices (spec 3.2) and their values from the SVD and the
-/// singular-frame Hessian: vectors is (9 x 9), column m = vec(Q_m).
+/// Builds the nine unit eigenmatrices (twists, flips, scalings) and their values from the SVD
+/// and the singular-frame Hessian: vectors is (9 x 9), column m = vec(Q_m).
 void icEigensystem_Build(const icSvd3 *svd, const icSingularHessian *sh, icReal values[9],
                          icReal vectors[81]);
 /// h -= sum over negative values of value q q^T (so h becomes its PSD projection when h is

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-// FEM spec 2.1 (seed 004, section 3.2): eps = (F + F^T)/2 - I.
+// Sifakis & Barbič 2012, sec. 3.2: eps = (F + F^T)/2 - I.
 icReal icLinear_Energy(const icMaterial *m, icMat3 F) {
     icMat3 eps = icMat3_Sub(icMat3_Scale(0.5, icMat3_Add(F, icMat3_Transpose(F))),
                             icMat3_Identity());

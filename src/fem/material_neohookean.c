@@ -9,7 +9,7 @@ static icMat3 inverseTranspose(icMat3 F, icReal *J) {
     return icMat3_Scale(1.0 / *J, cof);
 }
 
-// Psi = mu/2 (I_C - 3) - mu ln J + lambda/2 (ln J)^2 (spec 2.4, seed 004 section 3.6)
+// Psi = mu/2 (I_C - 3) - mu ln J + lambda/2 (ln J)^2 (Sifakis & Barbič 2012, sec. 3.6)
 icReal icNeoHookean_Energy(const icMaterial *m, icMat3 F) {
     icReal J = icMat3_Det(F);
     if (!(J > 0)) return INFINITY;
@@ -25,7 +25,7 @@ icMat3 icNeoHookean_Stress(const icMaterial *m, icMat3 F) {
 }
 
 // dP = mu dF + (mu - lambda ln J) F^-T dF^T F^-T + lambda tr(F^-1 dF) F^-T
-// (seed 004 section 4.3 with erratum 15 of the spec)
+// (Sifakis & Barbič 2012, sec. 4.3, the collected form)
 icMat3 icNeoHookean_Differential(const icMaterial *m, icMat3 F, icMat3 dF) {
     icReal J;
     icMat3 fit = inverseTranspose(F, &J);
@@ -36,7 +36,7 @@ icMat3 icNeoHookean_Differential(const icMaterial *m, icMat3 F, icMat3 dF) {
     return icMat3_Add(p, icMat3_Scale(m->lambda * tr, fit));
 }
 
-// Spec 3.3 (Neo-Hookean, J > 0), c = mu - lambda ln J.
+// Closed-form eigenvalues (Neo-Hookean, J > 0), c = mu - lambda ln J.
 void icNeoHookean_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out) {
     icReal sv[3] = {s.x, s.y, s.z};
     icReal lj = log(sv[0] * sv[1] * sv[2]);
@@ -55,8 +55,9 @@ void icNeoHookean_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessi
         }
 }
 
-// Spec 2.4 option 1: clamp the rotation-variant singular values (which also flips a
-// negative s3) and rebuild F. Used always when m->clamp > 0, and as the fallback for J <= 0.
+// The clamp suggested by Sifakis & Barbič 2012, sec. 3.6: clamp the rotation-variant singular
+// values (which also flips a negative s3) and rebuild F. Used always when m->clamp > 0, and as
+// the fallback for J <= 0.
 bool icNeoHookean_EffectiveF(const icMaterial *m, icMat3 F, const icSvd3 *known, icMat3 *Fh,
                              icSvd3 *svd, bool *haveSvd) {
     *Fh = F;

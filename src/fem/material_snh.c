@@ -2,13 +2,14 @@
 // Stable Neo-Hookean family: SNH (no log), SNH 2018 (log term) and Macklin-Müller (raw Lamé).
 #include "fem/material_internal.h"
 
-// Only SNH 2018 carries the -mu/2 ln(I_C + 1) term (spec 2.5).
+// Only SNH 2018 carries the -mu/2 ln(I_C + 1) term (Smith, de Goes & Kim 2018).
 static bool hasLog(const icMaterial *m) { return m->model == IC_MATERIAL_SNH2018; }
 
 // Psi = mu/2 (I_C - 3) + lambda/2 (J - alpha)^2 [- mu/2 ln(I_C + 1)] - Psi(I)
-// (spec 2.5; seed 000 section 3 for MM, where alpha is gamma = 1 + mu/lambda). The constant
-// Psi(I) is subtracted so that the rest energy is 0: energies then read as stored energy,
-// and sums over many tets do not carry a large offset into the line search.
+// (Smith, de Goes & Kim 2018; Macklin & Müller 2021, sec. 3 for MM, where alpha is
+// gamma = 1 + mu/lambda). The constant Psi(I) is subtracted so that the rest energy is 0:
+// energies then read as stored energy, and sums over many tets do not carry a large offset
+// into the line search.
 icReal icSnh_Energy(const icMaterial *m, icMat3 F) {
     icReal ic = icMat3_NormSquared(F), j = icMat3_Det(F);
     // lambda/2 [(J - alpha)^2 - (1 - alpha)^2] = lambda/2 (J - 1)(J + 1 - 2 alpha)
@@ -77,15 +78,15 @@ void icSnh_Hessian(const icMaterial *m, icMat3 F, icReal h[81]) {
     for (int c = 0; c < 9; ++c)
         for (int r = 0; r < 9; ++r) h[r + 9 * c] = m->lambda * g[r] * g[c] + q * f[r] * f[c];
     for (int i = 0; i < 9; ++i) h[10 * i] += a;
-    // H_J blocks (spec 2.5): (1,2) = -hat(f3), (1,3) = hat(f2), (2,3) = -hat(f1), antisymmetric
-    // in the block pair.
+    // H_J blocks (Smith, de Goes & Kim 2018): (1,2) = -hat(f3), (1,3) = hat(f2),
+    // (2,3) = -hat(f1), antisymmetric in the block pair.
     icReal b = m->lambda * (J - m->alpha);
     addHatPair(h, 0, 1, -b, F.col[2]);
     addHatPair(h, 0, 2, b, F.col[1]);
     addHatPair(h, 1, 2, -b, F.col[0]);
 }
 
-// Closed forms of spec 3.3 (SNH 2018; SNH without log and MM with a = mu).
+// Closed-form eigenvalues (SNH 2018; SNH without log and MM with a = mu).
 void icSnh_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out) {
     icReal sv[3] = {s.x, s.y, s.z};
     icReal J = sv[0] * sv[1] * sv[2];

@@ -2,7 +2,7 @@
 // St. Venant-Kirchhoff: energy, stress, differential and singular-frame Hessian.
 #include "fem/material_internal.h"
 
-// Green strain E = (F^T F - I)/2 (FEM spec 2.2, seed 004 section 3.3).
+// Green strain E = (F^T F - I)/2 (Sifakis & Barbič 2012, sec. 3.3).
 static icMat3 greenStrain(icMat3 F) {
     return icMat3_Scale(0.5, icMat3_Sub(icMat3_Mul(icMat3_Transpose(F), F), icMat3_Identity()));
 }
@@ -26,7 +26,8 @@ static icMat3 secondPiola(const icMaterial *m, icMat3 e) {
 // P = F S
 icMat3 icStvk_Stress(const icMaterial *m, icMat3 F) { return icMat3_Mul(F, secondPiola(m, greenStrain(F))); }
 
-// dP = dF S + F (2 mu dE + lambda tr(dE) I), dE = (dF^T F + F^T dF)/2 (seed 004, 4.3)
+// dP = dF S + F (2 mu dE + lambda tr(dE) I), dE = (dF^T F + F^T dF)/2 (Sifakis & Barbič
+// 2012, sec. 4.3)
 icMat3 icStvk_Differential(const icMaterial *m, icMat3 F, icMat3 dF) {
     icMat3 s = secondPiola(m, greenStrain(F));
     icMat3 ftdf = icMat3_Mul(icMat3_Transpose(F), dF);
@@ -34,7 +35,7 @@ icMat3 icStvk_Differential(const icMaterial *m, icMat3 F, icMat3 dF) {
     return icMat3_Add(icMat3_Mul(dF, s), icMat3_Mul(F, secondPiola(m, de)));
 }
 
-// Closed forms of spec 3.3 (StVK).
+// Closed-form eigenvalues (StVK).
 void icStvk_SingularHessian(const icMaterial *m, icVec3 s, icSingularHessian *out) {
     icReal sv[3] = {s.x, s.y, s.z};
     icReal ic = sv[0] * sv[0] + sv[1] * sv[1] + sv[2] * sv[2];

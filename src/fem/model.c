@@ -85,7 +85,7 @@ icResult icFemModel_CreateEx(icFemModel *model, int vertexCount, const icReal *r
         for (int a = 0; a < 4; ++a) X[a] = icVec3_Load(restPositions, tv[a]);
         icResult r = icTet_Rest(X, &model->rest[t]);
         if (r == IC_ERR_INVERTED_ELEMENT) {
-            // Spec 1.1: swap local vertices 2 and 3 so that det Dm > 0.
+            // Swap local vertices 2 and 3 so that det Dm > 0.
             int s = tv[1];
             tv[1] = tv[2];
             tv[2] = s;
@@ -101,7 +101,7 @@ icResult icFemModel_CreateEx(icFemModel *model, int vertexCount, const icReal *r
             if (diag) diag->element = t;
             break;
         }
-        // Lumped mass: rho W / 4 per vertex (spec 1.6).
+        // Lumped mass: rho W / 4 per vertex (Sifakis & Barbič 2012, sec. 4.4).
         icReal m = model->materials[mat].density * model->rest[t].W / 4;
         for (int a = 0; a < 4; ++a) model->mass[tv[a]] += m;
     }

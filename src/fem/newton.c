@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Projected Newton for backward Euler and quasistatics with filtered PCG (FEM spec 5).
+// Projected Newton for backward Euler and quasistatics (Sifakis & Barbič 2012, sec. 4.4) with
+// filtered PCG (Baraff & Witkin 1998).
 #define _POSIX_C_SOURCE 200809L
 #include "core/core.h"
 #include "fem/fem_internal.h"
@@ -124,8 +125,8 @@ icNewtonSolver *icCreateNewtonSolver(const icFemModel *model, const icNewtonDef 
         icDestroyNewtonSolver(s);
         return NULL;
     }
-    // Scales for the tolerances (spec 5.7): the force of unit strain on one element, and a
-    // length: the diagonal of a cube of the rest volume (the model keeps no rest positions).
+    // Scales for the tolerances: the force of unit strain on one element, and a length: the
+    // diagonal of a cube of the rest volume (the model keeps no rest positions).
     icReal muW = 0, volume = 0;
     for (int t = 0; t < model->tetCount; ++t) {
         icReal mu = model->materials[model->tetMaterial[t]].mu;
@@ -245,9 +246,9 @@ static void applyK(icNewtonSolver *s, const icNewtonTerms *tm, const icReal *w, 
             y[3 * v + i] = (y[3 * v + i] - tm->massScale * s->model->mass[v] * w[3 * v + i]) / tm->stiffScale;
 }
 
-// Objective Phi at x given its elastic energy (spec 5.4): IP_k in dynamics, E - f_ext.x in
-// statics. Uses s->tmp when damping is on. *magnitude gets the size of the terms summed,
-// which sets the rounding level of Phi.
+// Objective Phi at x given its elastic energy (the incremental potential): IP_k in dynamics,
+// E - f_ext.x in statics. Uses s->tmp when damping is on. *magnitude gets the size of the terms
+// summed, which sets the rounding level of Phi.
 static icReal objective(icNewtonSolver *s, const icNewtonTerms *tm, const icReal *x, icReal energy,
                         icReal *magnitude) {
     *magnitude = fabs(energy);
@@ -279,7 +280,8 @@ static icReal objective(icNewtonSolver *s, const icNewtonTerms *tm, const icReal
     return sum.sum;
 }
 
-// r = filtered residual at x from the elastic forces in s->f (spec 5.3, 5.5).
+// r = filtered residual at x from the elastic forces in s->f (the right side of Sifakis &
+// Barbič 2012, eq. 4.10, with external forces; quasistatic: f_e + f_ext).
 static void residual(icNewtonSolver *s, const icNewtonTerms *tm, const icReal *x, icReal *r) {
     const icFemModel *m = s->model;
     for (int i = 0; i < s->n; ++i) r[i] = s->f[i] + s->fext[i];
@@ -305,8 +307,8 @@ static bool allFinite(const icReal *a, int n) {
     return true;
 }
 
-// The Newton loop shared by both solves (spec 5.9). x holds the initial iterate with the
-// prescribed DOFs at their targets, and is updated in place.
+// The Newton loop shared by both solves. x holds the initial iterate with the prescribed DOFs
+// at their targets, and is updated in place.
 static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icNewtonStats *st) {
     const icFemModel *m = s->model;
     const icNewtonDef *d = &s->def;
@@ -372,7 +374,7 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
         st->iterations = k + 1;
         if (!allFinite(s->dx, n)) return IC_ERR_NUMERICAL;
 
-        // Backtracking line search on Phi (spec 5.7); g = -r.
+        // Backtracking (Armijo) line search on Phi; g = -r.
         icReal gdx = -dotN(s->r, s->dx, n);
         if (!(gdx < 0)) {
             // Not a descent direction: fall back to the preconditioned residual.
@@ -401,9 +403,9 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
                                        icFem_Energy(m, s->trial) + potentialEnergy(s, s->trial, NULL),
                                        &mag);
                 if (phi <= phi0 + 1e-4 * alpha * gdx) break;
-                // Near convergence the predicted decrease drowns in the rounding of Phi
-                // (spec 5.7): accept a full step when both the predicted and the observed
-                // change are at rounding level and the residual decreased.
+                // Near convergence the predicted decrease drowns in the rounding of Phi:
+                // accept a full step when both the predicted and the observed change are at
+                // rounding level and the residual decreased.
                 icReal noise = 1e-12 * fmax(mag0, mag);
                 if (alpha == 1 && isfinite(phi) && -gdx <= noise && fabs(phi - phi0) <= noise) {
                     memcpy(s->fSave, s->f, sizeof(icReal) * (size_t)n);
@@ -429,7 +431,7 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
             step = fmax(step, fabs(s->dx[i]));
         }
         if (step <= d->stepTolerance * s->diagonal) {
-            // The iterate no longer moves: converged on the step criterion (spec 5.7).
+            // The iterate no longer moves: converged on the step criterion.
             st->converged = true;
             memset(s->f, 0, sizeof(icReal) * (size_t)n);
             st->energy = icFem_Energy(m, x);
@@ -449,8 +451,8 @@ icResult icNewtonSolver_Step(icNewtonSolver *s, const icNewtonInput *in, icReal 
     if (!s || !in || !x || !v || !(dt > 0) || !isfinite(dt)) return IC_ERR_INVALID_ARGUMENT;
     int n = s->n;
     memcpy(s->xn, x, sizeof(icReal) * (size_t)n);
-    // Spec 5.3: consistent start x_0 = x^n + dt v^n (the notes' x_0 = x^n freezes free
-    // bodies); prescribed DOFs go to their targets at t^{n+1}.
+    // Consistent start x_0 = x^n + dt v^n (the start x_0 = x^n of Sifakis & Barbič 2012,
+    // sec. 4.4, freezes free bodies); prescribed DOFs go to their targets at t^{n+1}.
     for (int i = 0; i < n; ++i) s->xt[i] = x[i] + dt * v[i];
     memcpy(x, s->xt, sizeof(icReal) * (size_t)n);
     setupInput(s, in, x);

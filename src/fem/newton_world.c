@@ -34,7 +34,8 @@ static double nowMs(void) {
 }
 
 // One icMaterial per body. MM keeps the world's raw Lamé pair and gamma, so Newton minimises
-// exactly the energy the XPBD solver models (spec 2.6); other models map (E, nu) per 2.7.
+// exactly the energy the XPBD solver models (Macklin & Müller 2021, sec. 3); other models map
+// (E, nu) as docs/materials.md lists.
 static icResult bodyMaterial(const icModel *m, int b, icMaterial *out) {
     const icBodyRecord *body = &m->bodies[b];
     if (!isfinite(body->lambda)) return IC_ERR_BAD_VALUE; // nu = 0.5

@@ -179,8 +179,8 @@ icResult icFemModel_SetPool(icFemModel *model, icPool *pool) {
 }
 
 // ---------------------------------------------------------------------------------------
-// One pass over the tets: stress and nodal forces (spec 1.3) and the blocks of K_e (spec
-// 1.5), added into the rows of one vertex range. Each range is owned by one worker, which
+// One pass over the tets: stress and nodal forces (Sifakis & Barbič 2012, eq. 4.7) and the
+// blocks of K_e, added into the rows of one vertex range. Each range is owned by one worker, which
 // walks every tet touching it in tet order, so each entry of f and K is summed in tet order
 // whatever the ranges are (the order of the serial scatters icFem_ScatterStress and
 // icFem_Assemble). Tets touching two ranges are evaluated by both, identically (SVD batches

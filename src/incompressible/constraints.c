@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Contact constraints c^T dv = 0 inside the pressure solves: M-orthogonal single projections
-// applied as a palindromic symmetric Gauss-Seidel product (seed 003, sec. 4; spec 5.3-5.4).
+// applied as a palindromic symmetric Gauss-Seidel product (Irving et al. 2007, sec. 4).
 #include "core/core.h"
 #include "isochor/incompressible.h"
 
@@ -22,8 +22,8 @@ void icConstraintSet_Destroy(icConstraintSet *set) {
     memset(set, 0, sizeof *set);
 }
 
-// spec 5.3: u -= M^-1 c (c^T u) / (c^T M^-1 c); the least-kinetic-energy change that
-// satisfies the constraint. Mass cancels for a single-node constraint.
+// Irving et al. 2007, sec. 4: u -= M^-1 c (c^T u) / (c^T M^-1 c); the least-kinetic-energy
+// change that satisfies the constraint. Mass cancels for a single-node constraint.
 static void projectOne(const icVelocityConstraint *k, const icReal *invMass, icReal *u) {
     icReal s = 0, den = 0;
     for (int i = 0; i < k->count; ++i) {
@@ -44,8 +44,9 @@ static void projectOne(const icVelocityConstraint *k, const icReal *invMass, icR
     }
 }
 
-// spec 5.4: (Pi_1 .. Pi_m .. Pi_1)^q with the middle applied once per sweep and the shared
-// end element merged between sweeps; a fixed linear map, so Pi M^-1 stays symmetric.
+// Irving et al. 2007, sec. 4: (Pi_1 .. Pi_m .. Pi_1)^q with the middle applied once per sweep
+// and the shared end element merged between sweeps; a fixed linear map, so Pi M^-1 stays
+// symmetric.
 void icConstraintSet_Project(const icConstraintSet *set, const icReal *invMass, int sweeps,
                              icReal *u) {
     int m = set ? set->count : 0;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The IC_SOLVER_INCOMPRESSIBLE world step: modified semi-implicit Newmark with the position
-// correction and the velocity projection (seed 003, sec. 5; spec 3.1 steps 1-8), deviatoric FEM
-// forces, and obstacle contacts and close surface pairs as constraints in the pressure solves
-// (with the predicted contacts, eq. 1 Newton iterations and adaptive substeps of docs/results.md).
+// correction and the velocity projection (Irving et al. 2007, sec. 2, steps 1-8), deviatoric
+// FEM forces, and obstacle contacts and close surface pairs as constraints in the pressure
+// solves (with the predicted contacts, eq. 1 Newton iterations and adaptive substeps of
+// docs/results.md).
 #define _POSIX_C_SOURCE 200809L
 #include "collision/collision_internal.h"
 #include "core/hash.h"
@@ -254,9 +255,9 @@ bool icWorld_GetVertexPressure(const icWorld *world, icReal *pressure) {
     return true;
 }
 
-// The elastic part: the body's model with lambda scaled by volumetricScale (seed 003 uses
-// deviatoric forces only). MM and the stable Neo-Hookeans need lambda > 0 for their rest shift, so
-// they become corotated (whose lambda term is the only volumetric one).
+// The elastic part: the body's model with lambda scaled by volumetricScale (Irving et al. 2007,
+// sec. 5, use deviatoric forces only). MM and the stable Neo-Hookeans need lambda > 0 for their
+// rest shift, so they become corotated (whose lambda term is the only volumetric one).
 static icMaterial deviatoricMaterial(const icBodyRecord *body, icReal scale) {
     icMaterialModel model = body->def.model;
     icReal lambda = isfinite(body->lambda) ? scale * body->lambda : 0.0;
@@ -283,7 +284,7 @@ static icResult build(icWorld *world, icIncompressibleCache *c) {
         icFree(materials);
         return IC_ERR_OUT_OF_MEMORY;
     }
-    // spec 0: orient every tet positively at rest.
+    // Orient every tet positively at rest.
     memcpy(c->tets, m->tets, sizeof(int) * 4 * (size_t)T);
     for (int t = 0; t < T; ++t) {
         int *tv = c->tets + 4 * t;
@@ -323,7 +324,7 @@ static icResult build(icWorld *world, icIncompressibleCache *c) {
     c->precond = IC_ALLOC(icReal, 9 * N);
     c->cgWork = IC_ALLOC(icReal, 12 * N);
     if (!ok || !c->diagBlocks || !c->precond || !c->cgWork) return IC_ERR_OUT_OF_MEMORY;
-    // Pinned axes and isolated vertices are kinematic (1/m = 0; spec 4.2).
+    // Pinned axes and isolated vertices are kinematic (1/m = 0).
     for (int v = 0; v < n; ++v)
         for (int i = 0; i < 3; ++i) {
             icReal w = m->mass[v] > 0 ? m->invMass[3 * v + i] : 0.0;
@@ -511,8 +512,9 @@ static icResult addVertexConstraint(icConstraintSet *set, int v, icVec3 directio
 }
 
 // Object contacts first (with both tangents where the contact sticks: static friction holds the
-// vertex, so the pressure may not slide it), then point-triangle, then edge-edge pairs (spec 5.4
-// ordering). Pairs enter only where `active` (pairs.count) says so (NULL: none).
+// vertex, so the pressure may not slide it), then point-triangle, then edge-edge pairs (the
+// ordering of Irving et al. 2007, sec. 4). Pairs enter only where `active` (pairs.count) says so
+// (NULL: none).
 static icResult fillConstraints(icIncompressibleCache *c, const icVec3 *normal,
                                 const unsigned char *active, icConstraintSet *set) {
     icConstraintSet_Clear(set);
@@ -580,10 +582,10 @@ static void ringErrorScales(icIncompressibleCache *c, const icModel *m, icReal f
 
 // Eq. 1 at x^n moves the rings to V(x^n) + clamp(e) to first order; with large steps (an impact
 // moves nodes a good part of an element) that leaves errors of several percent. Further Newton
-// iterations (spec 2.1) solve A(y) q = (goal - V(y)) / dt at the newest end positions y with the
-// same constraints, until every ring is within positionTolerance of its goal. Leaves the end
-// positions in c->xnew, the position velocity in c->vstar and the pressure of all the solves in
-// c->positionPressure.
+// iterations (eq. 1 is one Newton step, Irving et al. 2007, sec. 2) solve
+// A(y) q = (goal - V(y)) / dt at the newest end positions y with the same constraints, until
+// every ring is within positionTolerance of its goal. Leaves the end positions in c->xnew, the
+// position velocity in c->vstar and the pressure of all the solves in c->positionPressure.
 //
 // Warm start (not in the paper): the pressure that holds a body up or squeezed changes little from
 // one substep to the next, so the first solve starts from the last substep's total (in Pa, times
@@ -617,7 +619,7 @@ static icResult correctPositions(icIncompressibleCache *c, const icObstacleSet *
     icPressureSystem_RingVolumes(c->pressureSystem, x, c->ring);
     for (int k = 0; k < n; ++k) {
         icReal e = c->target[k] - c->ring[k];
-        if (d->recoveryTime > 0) { // spec 2.2, the same clamp as the first solve applies
+        if (d->recoveryTime > 0) { // Dtau clamp (Irving et al. 2007, sec. 2), as in the first solve
             icReal limit = dt / d->recoveryTime * fabs(c->target[k]);
             e = e > limit ? limit : (e < -limit ? -limit : e);
         }
@@ -878,11 +880,11 @@ static void projectVelocity(icIncompressibleCache *c, const icReal *x, icReal *v
             if (into > 0) c->impulse[k] += into;
         }
     }
-    for (int k = 0; k < n; ++k) c->pressure[k] /= dt; // phat = dt p (spec 2)
+    for (int k = 0; k < n; ++k) c->pressure[k] /= dt; // phat = dt p (Irving et al. 2007, sec. 2)
     st->pressureMs += nowMs() - tp;
 }
 
-// One substep of seed 003's scheme (spec 3.1 steps 1-8).
+// One substep of the scheme of Irving et al. 2007, sec. 2 (steps 1-8).
 static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
                          icIncompressibleStats *stOut) {
     double t0 = nowMs();

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // MINRES (Paige-Saunders) with optional symmetric Jacobi scaling, and Jacobi-preconditioned
-// CG, for the pressure systems (seed 003, sec. 3: ~1 % accuracy; spec 5.6, 7.7). Both may start
-// from a guess (the last step's pressure): scaled by the alpha that minimises the first residual,
-// so that residual is never larger than ||b||, and stopping on the same tolerance times ||b|| as
-// a start at zero.
+// CG, for the pressure systems (Irving et al. 2007, sec. 4: MINRES, ~1 % accuracy). Both may
+// start from a guess (the last step's pressure): scaled by the alpha that minimises the first
+// residual, so that residual is never larger than ||b||, and stopping on the same tolerance times
+// ||b|| as a start at zero.
 #include "core/core.h"
 #include "isochor/incompressible.h"
 
@@ -65,7 +65,7 @@ static void applyOp(const scaledOp *s, const icReal *x, icReal *y) {
 // took down to 0.73-0.87 of it).
 #define LEAST_SQUARES_FRACTION 0.01
 
-// Spec 5.6: Lanczos + Givens QR, three-term update of the directions. |phibar| tracks
+// Paige & Saunders 1975: Lanczos + Givens QR, three-term update of the directions. |phibar| tracks
 // ||b - A x|| exactly in exact arithmetic.
 int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale, const icReal *b,
              const icReal *guess, icReal *x, icReal tolerance, icReal absoluteTolerance,
@@ -142,9 +142,9 @@ int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale, 
         // hypot(gbar, c1 betaNext); over ||A|| ||r|| (||A|| estimated by the Frobenius norm of
         // the Lanczos tridiagonal so far) the residual's size cancels. Tiny means the residual
         // has stopped falling in every direction A reaches: b has a part outside the range of A
-        // (contacts that hold every vertex of a ring, spec 5.5) and x is the least-squares
-        // answer. A 25k-tet sphere drop spent 80 % of its pressure iterations at the 200 cap on
-        // such systems with their residual flat.
+        // (contacts that hold every vertex of a ring; Irving et al. 2007, sec. 4) and x is the
+        // least-squares answer. A 25k-tet sphere drop spent 80 % of its pressure iterations at
+        // the 200 cap on such systems with their residual flat.
         tnorm2 += alpha * alpha + beta * beta + betaNext * betaNext;
         if (k > 0 &&
             hypot(gbar, c1 * betaNext) <= LEAST_SQUARES_FRACTION * tolerance * sqrt(tnorm2)) {
@@ -179,7 +179,7 @@ int icMinres(int n, icLinearOperatorFn *op, void *context, const icReal *scale, 
             st.converged = true;
             break;
         }
-        // A tiny Lanczos vector means the Krylov space is exhausted (spec 7.7).
+        // A tiny Lanczos vector means the Krylov space is exhausted.
         if (!(betaNext > 1e-14 * beta1)) break;
         t = vPrev;
         vPrev = v;
@@ -194,7 +194,7 @@ finish:
     return st.iterations;
 }
 
-// Spec 5.6: Jacobi-PCG; stops on p.Ap <= 0 (the caller may fall back to MINRES).
+// Jacobi-PCG; stops on p.Ap <= 0 (the caller may fall back to MINRES).
 int icJacobiCG(int n, icLinearOperatorFn *op, void *context, const icReal *invDiagonal,
                const icReal *b, const icReal *guess, icReal *x, icReal tolerance,
                icReal absoluteTolerance, int maxIterations, icReal *work, icKrylovStats *stats) {

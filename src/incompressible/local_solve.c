@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The later Newton solves of eq. 1 (spec 2.1, optional iteration) on the rings still off their
-// goal and a few rings around them. After the first solve of a 104k-tet impact substep ~300 of
-// ~20k rings are above the tolerance and ~40 after the second (docs/results.md), but a solve
-// over the whole mesh costs a whole-mesh product per iteration and these solves took two thirds
-// of the impact's pressure iterations. Restricted, each iteration costs what the sub-mesh does.
-// The pressure is zero outside the domain, so its edge rings move a little; the Newton loop
-// checks every ring after each solve and takes another where needed.
+// The later Newton solves of eq. 1 (Irving et al. 2007, sec. 2, iterated) on the rings still
+// off their goal and a few rings around them. After the first solve of a 104k-tet impact
+// substep ~300 of ~20k rings are above the tolerance and ~40 after the second
+// (docs/results.md), but a solve over the whole mesh costs a whole-mesh product per iteration
+// and these solves took two thirds of the impact's pressure iterations. Restricted, each
+// iteration costs what the sub-mesh does. The pressure is zero outside the domain, so its edge
+// rings move a little; the Newton loop checks every ring after each solve and takes another
+// where needed.
 #include "local_solve.h"
 
 #include "core/core.h"
@@ -135,7 +136,8 @@ static int growDomain(icLocalSolve *s, const icReal *scale, const icReal *goal, 
 }
 
 // The constraints restricted to the sub-mesh: entries on vertices outside it are dropped (those
-// vertices do not move), a constraint with none left is dropped, the order is kept (spec 5.4).
+// vertices do not move), a constraint with none left is dropped, the order is kept (Irving et
+// al. 2007, sec. 4).
 static icResult restrictConstraints(icLocalSolve *s, const icConstraintSet *all) {
     icConstraintSet_Clear(&s->constraints);
     if (!all) return IC_OK;

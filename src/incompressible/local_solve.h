@@ -31,7 +31,7 @@ typedef struct icLocalSolve {
 icLocalSolve *icCreateLocalSolve(int vertexCount, const int *tets, int tetCount);
 void icDestroyLocalSolve(icLocalSolve *solve);
 
-/// One Newton solve of eq. 1 (spec 2.1, the optional iteration) restricted to the rings whose
+/// One Newton solve of eq. 1 (Irving et al. 2007, sec. 2, iterated) restricted to the rings whose
 /// volume ring_k is more than `threshold` |scale_k| off goal_k, grown by `layers` rings of
 /// neighbours; pressures outside are zero. Solves A q = (goal - ring) / dt on those rows of the
 /// sub-mesh of their tets (positions x), with the constraints that touch it, and returns the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Point queries against the kinematic obstacles of the incompressible solver (seed 003, sec. 5,
-// step 5: nodes inside obstacles are moved to the surface and their normal velocity made
-// non-approaching; the normal then constrains the pressure solves).
+// Point queries against the kinematic obstacles of the incompressible solver (Irving et al.
+// 2007, sec. 2, step 5: nodes inside obstacles are moved to the surface and their normal
+// velocity made non-approaching; the normal then constrains the pressure solves).
 #include "incompressible/obstacles.h"
 
 #include "collision/collision_internal.h"

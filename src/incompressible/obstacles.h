@@ -41,11 +41,11 @@ int icObstacles_PredictContacts(const icObstacleSet *set, int n, const unsigned 
 /// gets a constraint normal. Returns how many were added.
 int icObstacles_AddPenetrations(const icObstacleSet *set, int n, const unsigned char *mask,
                                 icReal *xend, icReal t1, icReal dt, icVec3 *normal);
-/// Step 5 of seed 003: vertices of xnew inside obstacles are moved to the surface and their time-n
-/// velocities vn stop approaching it (inelastic). Vertices with a predicted contact stay in contact
-/// (they were placed on the surface). normal (n) receives each contact's normal (zero where none),
-/// hits (n) what it touches, impulse (n) the normal velocity removed (the start of its normal
-/// impulse per mass, for friction). Returns the contacts.
+/// Step 5 of Irving et al. 2007, sec. 2: vertices of xnew inside obstacles are moved to the
+/// surface and their time-n velocities vn stop approaching it (inelastic). Vertices with a
+/// predicted contact stay in contact (they were placed on the surface). normal (n) receives each
+/// contact's normal (zero where none), hits (n) what it touches, impulse (n) the normal velocity
+/// removed (the start of its normal impulse per mass, for friction). Returns the contacts.
 int icObstacles_Collide(const icObstacleSet *set, int n, const unsigned char *mask,
                         const icVec3 *predicted, icReal *xnew, icReal *vn, icReal t1, icReal dt,
                         icVec3 *normal, icObstacleHit *hits, icReal *impulse);

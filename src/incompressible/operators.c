@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // One-ring volumes and the divergence operator J = dV/dx with its transpose, matrix-free and
-// assembled, and the assembled pressure matrix J M^-1 J^T (seed 003, sec. 3; spec 1).
+// assembled, and the assembled pressure matrix J M^-1 J^T (Irving et al. 2007, sec. 3).
 #include "core/core.h"
 #include "incompressible/pressure_internal.h"
 #include "isochor/incompressible.h"
 
 #include <string.h>
 
-// spec 1.1: signed volume a.(b x c)/6 and its gradients; g_0 closes the sum to zero.
+// Signed volume a.(b x c)/6 and its gradients (the columns of B = V D^-T of Irving et al. 2007,
+// sec. 3); g_0 closes the sum to zero.
 icReal icTet_VolumeGradients(icVec3 x0, icVec3 x1, icVec3 x2, icVec3 x3, icVec3 g[4]) {
     icVec3 a = icVec3_Sub(x1, x0), b = icVec3_Sub(x2, x0), c = icVec3_Sub(x3, x0);
     const icReal sixth = 1.0 / 6.0;
@@ -26,7 +27,8 @@ icReal icOneRing_TetVolume(const icReal *x, const int *tv) {
     return icVec3_Dot(a, icVec3_Cross(b, c)) / 6.0;
 }
 
-// spec 1.2: each tet gives a quarter of its volume to each vertex (the 1/4 J must match).
+// Irving et al. 2007, sec. 3: each tet gives a quarter of its volume to each vertex (the 1/4 J
+// must match).
 icReal icOneRing_Volumes(const icReal *x, int vertexCount, const int *tets, int tetCount,
                          icReal *ringVolumes) {
     memset(ringVolumes, 0, sizeof(icReal) * (size_t)vertexCount);
@@ -50,7 +52,7 @@ void icOneRing_Gradients(const icReal *x, const int *tets, int tetCount, icReal 
     }
 }
 
-// spec 1.3: the local block has four identical rows (1/4)[g_0 g_1 g_2 g_3].
+// Irving et al. 2007, sec. 3: the local block has four identical rows (1/4)[g_0 g_1 g_2 g_3].
 void icOneRing_Divergence(const icReal *g, const int *tets, int tetCount, int vertexCount,
                           const icReal *v, icReal *out) {
     memset(out, 0, sizeof(icReal) * (size_t)vertexCount);
@@ -67,7 +69,7 @@ void icOneRing_Divergence(const icReal *g, const int *tets, int tetCount, int ve
     }
 }
 
-// spec 1.4: only the tet-averaged pressure acts.
+// Irving et al. 2007, sec. 3 (grad = -div^T): only the tet-averaged pressure acts.
 void icOneRing_DivergenceTranspose(const icReal *g, const int *tets, int tetCount,
                                    int vertexCount, const icReal *p, icReal *out) {
     memset(out, 0, sizeof(icReal) * 3 * (size_t)vertexCount);
@@ -132,8 +134,8 @@ static icResult vertexTets(const int *tets, int tetCount, int vertexCount, int *
     return IC_OK;
 }
 
-// spec 1.7 step 1: J[k][j] = 1/4 sum over tets holding both k and j of g_{t,j}; blocks are
-// summed over tets before anything else uses them.
+// Assembled J: J[k][j] = 1/4 sum over tets holding both k and j of g_{t,j}; blocks are summed
+// over tets before anything else uses them.
 icResult icOneRing_AssembleDivergence(const icReal *g, const int *tets, int tetCount,
                                       int vertexCount, icCsr *J) {
     memset(J, 0, sizeof *J);
@@ -191,9 +193,9 @@ done:
     return r;
 }
 
-// spec 1.7 step 2, row by row: A[k][l] = sum_j J[k][j] . M_j^-1 J[l][j]. The block pattern of
-// J is symmetric, so the columns j of row k are ring(k) and the rows holding column j are
-// ring(j); J's transpose gives them.
+// Assembled A, row by row: A[k][l] = sum_j J[k][j] . M_j^-1 J[l][j]. The block pattern of J is
+// symmetric, so the columns j of row k are ring(k) and the rows holding column j are ring(j);
+// J's transpose gives them.
 icResult icOneRing_AssemblePressure(const icCsr *J, const icReal *invMass, icCsr *A) {
     memset(A, 0, sizeof *A);
     int n = J->rowCount, m = J->colCount;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The pressure systems J Pi M^-1 J^T phat = rhs and the two projections built on them:
 // positions with the volume-recovery clamp (eq. 1) and divergence-free velocities (eq. 2)
-// (seed 003, sec. 3; spec 1.6, 2, 4.2).
+// (Irving et al. 2007, secs. 2-4).
 #include "core/core.h"
 #include "core/pool.h"
 #include "incompressible/pressure_internal.h"
@@ -204,7 +204,7 @@ void icPressureSystem_SetPool(icPressureSystem *s, icPool *pool) {
     s->pool = pool;
 }
 
-// spec 1.7 step 3: A_kk = sum_j |J[k][j]|^2_{M^-1}, the blocks summed over tets first.
+// Jacobi diagonal A_kk = sum_j |J[k][j]|^2_{M^-1}, the blocks summed over tets first.
 // mark and acc are the calling worker's scratch (mark all -1 on entry and exit).
 static icReal diagonalEntry(const icPressureSystem *s, int k, int *mark, icVec3 *acc) {
     int touched[512];
@@ -263,7 +263,7 @@ void icPressureSystem_Setup(icPressureSystem *s, const icReal *x) {
     icReal maxDiag = 0;
     for (int k = 0; k < s->n; ++k)
         if (s->diag[k] > maxDiag) maxDiag = s->diag[k];
-    // spec 4.2: drop rows whose ring has no free vertex (A_kk = 0, up to round-off).
+    // Drop rows whose ring has no free vertex (A_kk = 0, up to round-off).
     icReal floor = 1e-14 * maxDiag;
     for (int k = 0; k < s->n; ++k) {
         bool active = s->diag[k] > floor;
@@ -386,7 +386,8 @@ __attribute__((target("avx2"))) static void tetDivergenceFour(const icPressureSy
 }
 #endif
 
-// out = M^-1 J^T p (spec 1.4, 1.6): u_a += s_t g_{t,a}, s_t the tet-averaged pressure.
+// out = M^-1 J^T p (Irving et al. 2007, sec. 3): u_a += s_t g_{t,a}, s_t the tet-averaged
+// pressure.
 static void gradientChunkTask(int start, int end, int worker, void *context) {
     (void)worker;
     const operatorPass *op = context;
@@ -437,11 +438,11 @@ static void gradientChunkTask(int start, int end, int worker, void *context) {
     }
 }
 
-// out = J u (spec 1.3) in two passes with no scattered adds: each tet's r_t = 1/4 sum_a g_{t,a} .
-// u_a, then each ring's sum of its tets' r_t in tet order. That is the order in which the serial
-// scatter (icOneRing_Divergence) adds them, so the same bits for any worker count; the scatter's
-// read-modify-writes, chained through memory wherever neighbouring tets share a vertex, were most
-// of its time.
+// out = J u (Irving et al. 2007, sec. 3) in two passes with no scattered adds: each tet's
+// r_t = 1/4 sum_a g_{t,a} . u_a, then each ring's sum of its tets' r_t in tet order. That is
+// the order in which the serial scatter (icOneRing_Divergence) adds them, so the same bits for
+// any worker count; the scatter's read-modify-writes, chained through memory wherever
+// neighbouring tets share a vertex, were most of its time.
 static void tetDivergenceTask(int start, int end, int worker, void *context) {
     (void)worker;
     const operatorPass *op = context;
@@ -538,13 +539,13 @@ static void correction(icPressureSystem *s, const icConstraintSet *constraints, 
     icConstraintSet_Project(constraints, s->invMass, sweeps, dv);
 }
 
-// dv = Pi M^-1 J^T p (spec 1.6 first half).
+// dv = Pi M^-1 J^T p (the correction gamma of Irving et al. 2007, sec. 4).
 void icPressureSystem_Correction(icPressureSystem *s, const icConstraintSet *constraints,
                                  int sweeps, const icReal *phat, icReal *dv) {
     correction(s, constraints, sweeps, phat, false, dv);
 }
 
-// y = J Pi M^-1 J^T x on the active unknowns (spec 1.6).
+// y = J Pi M^-1 J^T x on the active unknowns (Irving et al. 2007, sec. 4).
 static void pressureOperator(void *context, const icReal *x, icReal *y) {
     icPressureSystem *s = context;
     correction(s, s->constraints, s->sweeps, x, true, s->u);
@@ -582,7 +583,7 @@ int icPressureSystem_Solve(icPressureSystem *s, const icConstraintSet *constrain
     }
     // A zero start is no start: its weight would be 0 after a product.
     if (zeroGuess) guess = NULL;
-    // spec 7.7: never more iterations than unknowns (Lanczos loses orthogonality).
+    // Never more iterations than unknowns (Lanczos loses orthogonality).
     int cap = def->maxIterations < active ? def->maxIterations : active;
     icReal absTol = def->absoluteTolerance * volumeScale;
     icKrylovStats st = {0};
@@ -673,7 +674,7 @@ int icPressureSystem_CorrectPositions(icPressureSystem *s, const icConstraintSet
         divergence(s, w, NULL, false, b);
         for (int k = 0; k < s->n; ++k) {
             icReal e = targetVolumes[k] - ringVolumes[k];
-            // spec 2.2: no ring recovers faster than its whole volume per Dtau.
+            // Irving et al. 2007, sec. 2: no ring recovers faster than its whole volume per Dtau.
             if (recoveryTime > 0) {
                 icReal limit = dt / recoveryTime * fabs(targetVolumes[k]);
                 if (e > limit) e = limit;

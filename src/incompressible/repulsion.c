@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Inelastic repulsion impulses on point-triangle and edge-edge proximity pairs (seed 003, sec. 5
-// steps 3 and 9; Bridson, Fedkiw & Anderson 2002, sec. 7.2).
+// Inelastic repulsion impulses on point-triangle and edge-edge proximity pairs (Irving et al.
+// 2007, sec. 2, steps 3 and 9; Bridson, Fedkiw & Anderson 2002, sec. 7.2).
 #include "incompressible/repulsion.h"
 
 #include "core/core.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Inelastic self and body-body repulsion on proximity pairs (seed 003, steps 3 and 9, after Bridson
-// et al. 2002), so close surfaces stop approaching before the pressure solves constrain them.
+// Inelastic self and body-body repulsion on proximity pairs (Irving et al. 2007, sec. 2, steps 3
+// and 9, after Bridson et al. 2002), so close surfaces stop approaching before the pressure
+// solves constrain them.
 #pragma once
 
 #include "isochor/collision.h"

@@ -84,7 +84,7 @@ static icReal dot(int n, const icReal *a, const icReal *b) {
     return (s0 + s1) + (s2 + s3);
 }
 
-// FEM spec 5.6 (Baraff & Witkin 1998, filtered PCG).
+// Filtered PCG (Baraff & Witkin 1998).
 int icCG(int n, icLinearOperatorFn *op, void *context, icPreconditionerKind kind,
          const icReal *preconditioner, const unsigned char *freeMask, const icReal *b, icReal *y,
          icReal tolerance, int maxIterations, icReal *work, icCGStats *stats) {

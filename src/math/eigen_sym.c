@@ -5,7 +5,8 @@
 #include <float.h>
 #include <string.h>
 
-// Relative off-diagonal size at which the sweeps stop (FEM spec 3.4 asks for 1e-14).
+// Relative off-diagonal size at which the sweeps stop (the generic Hessian projection asks for
+// 1e-14).
 #define IC_JACOBI_TOLERANCE 1e-15
 
 // Rotation that annihilates a_pq of a symmetric matrix: returns (c, s) with t = s / c the

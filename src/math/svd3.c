@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Rotation-variant 3x3 SVD and polar decomposition (FEM spec sections 4.1-4.4).
+// Rotation-variant 3x3 SVD (U and V rotations, s3 carries the sign of det A) and polar
+// decomposition.
 #include "isochor/svd.h"
 #include "math/svd_internal.h"
 #include "math/wide.h"
@@ -139,7 +140,7 @@ static icSvd3 finishSvd(icVec3 b[3], icVec3 v[3], icReal scale) {
     }
 
     // U = [u1, u2, u1 x u2] is a proper rotation by construction; with V proper too, the
-    // sign of s3 = u3 . b3 is the sign of det A (spec 4.1).
+    // sign of s3 = u3 . b3 is the sign of det A (the rotation-variant convention).
     icReal s1 = sqrt(n0);
     icVec3 u1 = icVec3_Scale(1.0 / s1, b[0]);
     icVec3 w = icVec3_MulAdd(b[1], -icVec3_Dot(u1, b[1]), u1);
@@ -177,7 +178,7 @@ static void givensZero(icReal r[3][3], icReal qacc[3][3], int p, int q, int col)
     }
 }
 
-// Spec 4.3: V from the symmetric eigen-problem of A^T A, B = A V sorted, Givens QR of B.
+// Reference path: V from the symmetric eigen-problem of A^T A, B = A V sorted, Givens QR of B.
 icSvd3 icMat3_SvdReference(icMat3 a) {
     icSvd3 out;
     icMat3 ata = icMat3_Mul(icMat3_Transpose(a), a);

@@ -133,8 +133,8 @@ icResult icTetMesh_ColourByCell(const icTetMesh *mesh, icColouring *colouring, i
     starts = IC_ALLOC(int, (size_t)occupied + 1);
     if (!starts) goto outOfMemory;
 
-    // seed 000, 5.3: cells of equal (i%2, j%2, k%2) share no vertex, so 8 colours suffice
-    // when one task owns a whole cell.
+    // Macklin & Müller 2021, sec. 5.3: cells of equal (i%2, j%2, k%2) share no vertex, so 8
+    // colours suffice when one task owns a whole cell.
     int k = 0, cell = 0;
     for (int colour = 0; colour < 8; ++colour) {
         colourStart[colour] = k;

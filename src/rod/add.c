@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Adding rods: validation, masses and frames (spec 1), and the constraint sets (spec 5.8).
+// Adding rods: validation, masses and frames, and the constraint sets (the presets of the VIPER
+// reference code).
 #include "rod/rod_internal.h"
 
 #include <math.h>
@@ -95,7 +96,8 @@ static icResult checkDef(const icRodDef *d, int segmentCount, icDiagnostic *diag
         (array)[(count)++] = (value);                                                              \
     } while (0)
 
-// Second-order stencil of spec 5.5 for vertex i of a chain of n >= 4 vertices (local ids).
+// Second-order scale stencil (Angles et al. 2019, eq. 15) for vertex i of a chain of n >= 4
+// vertices (local ids).
 static void bilapStencil(int i, int n, icRodBilap *c) {
     static const icReal first[] = {2, -3, 1}, second[] = {-3, 6, -4, 1},
                         inner[] = {1, -4, 6, -4, 1}, beforeLast[] = {1, -4, 6, -3},
@@ -119,7 +121,7 @@ static void bilapStencil(int i, int n, icRodBilap *c) {
     }
 }
 
-// The constraints of a new rod (spec 5.8), with global indices.
+// The constraints of a new rod (as the reference code's presets), with global indices.
 static icResult addConstraints(icRodWorld *w, const icRodDef *d, const icRodRecord *rod) {
     icRodModel *m = &w->model;
     int v0 = rod->vertexStart, s0 = rod->segmentStart, ns = rod->segmentCount;
@@ -141,7 +143,7 @@ static icResult addConstraints(icRodWorld *w, const icRodDef *d, const icRodReco
             if (d->volume == IC_ROD_VOLUME_MIDPOINT) {
                 c.rest = rm * rm * l;
             } else {
-                // P needs |rb - ra| < d (spec 5.6.1); such a segment gets no constraint.
+                // P needs |rb - ra| < d; such a segment gets no constraint.
                 if (!(fabs(rb - ra) < l)) continue;
                 c.rest = icRod_SegmentVolume(ra, rb, l, NULL, NULL, NULL);
             }
@@ -232,7 +234,7 @@ icResult icRodWorld_AddRod(icRodWorld *w, const icRodDef *d, int *rodIndex, icDi
         s->r[g] = m->restRadius[g];
         s->rdot[g] = 0;
     }
-    // Masses (spec 1): rho pi rbar^2 times half the adjacent rest lengths, unless given.
+    // Masses: rho pi rbar^2 times half the adjacent rest lengths, unless given.
     for (int k = 0; k < ns; ++k) {
         int g = s0 + k;
         int a = v0 + (chain ? k : d->segments[2 * k]),
@@ -261,14 +263,14 @@ icResult icRodWorld_AddRod(icRodWorld *w, const icRodDef *d, int *rodIndex, icDi
                               i);
         }
         m->w[g] = d->kinematic ? 0 : 1.0 / mass;
-        m->wr[g] = 2 * m->w[g]; // spec 1: a disc's radial inertia is half its translational
+        m->wr[g] = 2 * m->w[g]; // a disc's radial inertia is half its translational
     }
     for (int k = 0; k < ns; ++k) {
         int g = s0 + k, a = m->seg[2 * g], b = m->seg[2 * g + 1];
         icReal rm = 0.5 * (m->restRadius[a] + m->restRadius[b]);
         icReal me = d->masses ? 0.5 * (d->masses[a - v0] + d->masses[b - v0])
                               : d->density * IC_PI * rm * rm * m->restLength[g];
-        // spec 1: quaternion-coefficient weight 1 / (4 I), I = m rbar^2 / 4
+        // quaternion-coefficient weight 1 / (4 I), I = m rbar^2 / 4
         m->wq[g] = d->kinematic ? 0 : 1.0 / (me * rm * rm);
         m->segPinned[g] = d->kinematic;
     }

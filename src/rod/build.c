@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Procedural rods: straight chains, helices, kinematic capsules and the octopus of spec 11.
+// Procedural rods: straight chains, helices, kinematic capsules and the octopus of Angles et
+// al. 2019, Fig. 7.
 #include "rod/rod_internal.h"
 
 #include <math.h>
@@ -63,9 +64,9 @@ icResult icRodWorld_AddCapsule(icRodWorld *w, icVec3 a, icVec3 b, icReal radius,
     return icRodWorld_AddRod(w, &d, rod, diag);
 }
 
-// The octopus of spec 11 as a tree of 38 spheres and 37 pills (the paper's count; the
-// reference code adds a head-top to head-top pill). Sizes and masses are the reference
-// values; the placement is ours (the demo's mesh is proprietary).
+// The octopus (Angles et al. 2019, Fig. 7) as a tree of 38 spheres and 37 pills (the paper's
+// count; the reference code adds a head-top to head-top pill). Sizes and masses are the
+// reference values; the placement is ours (the demo's mesh is proprietary).
 enum { OCT_ROOT, OCT_HEAD, OCT_TOP0, OCT_TOP1, OCT_EYE0, OCT_EYE1, OCT_LEG0 };
 #define IC_OCTOPUS_VERTICES 38
 #define IC_OCTOPUS_SEGMENTS 37

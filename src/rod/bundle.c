@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Rod bundles (spec 8): grouping by cross-section, scale-invariant shape matching (Umeyama
-// with the iterative rotation of Mueller et al. 2016), traditional shape matching, activation.
+// Rod bundles (Angles et al. 2019, sec. 7.3): grouping by cross-section, scale-invariant shape
+// matching (Umeyama with the iterative rotation of Mueller et al. 2016), traditional shape
+// matching, activation.
 #include "rod/rod_internal.h"
 
 #include <math.h>
 
-// spec 8.3: omega = sum_i r_i x s_i / (|sum_i r_i . s_i| + 1e-9), rotate by |omega| about it.
+// Mueller et al. 2016: omega = sum_i r_i x s_i / (|sum_i r_i . s_i| + 1e-9), rotate by |omega|
+// about it.
 icQuat icRod_ExtractRotation(icMat3 S, icQuat q, int maxIterations, icReal tolerance) {
     q = icQuat_Normalize(q);
     for (int it = 0; it < maxIterations; ++it) {
@@ -24,7 +26,7 @@ icQuat icRod_ExtractRotation(icMat3 S, icQuat q, int maxIterations, icReal toler
     return q;
 }
 
-// seed 002 Eqs. 33-36: with centred blocks B_k = [r_k R_k | x_k - c] and
+// Angles et al. 2019, eqs. 33-36: with centred blocks B_k = [r_k R_k | x_k - c] and
 // A_k = [rbar_k Rbar_k | xbar_k - cbar], S = sum B_k A_k^T, R* = argmax tr(R^T S),
 // sigma* = sum <R* A_k, B_k> / sum |A_k|^2, t* = c - sigma* R* cbar.
 void icRod_FitSimilarity(int n, const icVec3 *x, const icReal *r, const icQuat *q,
@@ -73,8 +75,8 @@ static icQuat nearGoal(icQuat goal, icQuat q) {
     return icQuat_Dot(goal, q) < 0 ? icQuat_Scale(-1, goal) : goal;
 }
 
-// spec 8.4: goal corrections of one cross-section, averaged with the other constraints of
-// the pass (or applied directly for the post-process variant).
+// Goal corrections of one cross-section, averaged with the other constraints of the pass as in
+// the reference code (or applied directly: the post-process of Angles et al. 2019, sec. 7.3).
 void icRod_ProjectSlice(icRodWorld *w, int index, icRodWork *k, bool direct) {
     const icRodModel *m = &w->model;
     icRodState *st = &w->state;
@@ -91,7 +93,7 @@ void icRod_ProjectSlice(icRodWorld *w, int index, icRodWork *k, bool direct) {
         xb[i] = icVec3_Load(m->restPos, v);
         r[i] = st->r[v];
         rb[i] = m->restRadius[v];
-        // R_k = R(slerp(q_a, q_b, 1/2)) (spec 8.2)
+        // R_k = R(slerp(q_a, q_b, 1/2)) (Angles et al. 2019, eq. 32)
         q[i] = icQuat_Midpoint(icQuat_Load(st->q, sl->segA[i]), icQuat_Load(st->q, sl->segB[i]));
         qb[i] =
             icQuat_Midpoint(icQuat_Load(m->restQ, sl->segA[i]), icQuat_Load(m->restQ, sl->segB[i]));
@@ -115,7 +117,7 @@ void icRod_ProjectSlice(icRodWorld *w, int index, icRodWork *k, bool direct) {
             else
                 icRodAcc_X(k, v, icVec3_Sub(goal, x[i]));
         }
-        if (rigid) continue; // traditional matching leaves radii and frames alone (spec 8.5)
+        if (rigid) continue; // rigid matching keeps radii and frames (Angles et al. 2019, Fig. 10)
         if (m->wr[v] > 0 && w->def.radiusModel == IC_ROD_RADIUS_VIPER) {
             if (direct)
                 st->r[v] = sigma * rb[i];
@@ -188,7 +190,7 @@ icResult icRodWorld_AddBundle(icRodWorld *w, const int *rods, int rodCount, icRo
     b->rodCount = rodCount;
     b->sliceStart = m->sliceCount;
     b->sliceCount = nv;
-    // One object: intra-muscle collisions are disabled (spec 6.6).
+    // One object: intra-muscle collisions are disabled (Angles et al. 2019, sec. 8.2).
     int group = m->rods[rods[0]].group;
     for (int i = 0; i < rodCount; ++i) {
         icRodRecord *r = &m->rods[rods[i]];
@@ -225,7 +227,8 @@ icResult icRodWorld_SetActivation(icRodWorld *w, int bundle, int segmentBegin, i
     int ns = m->rods[m->bundleRods[b->rodStart]].segmentCount;
     if (segmentBegin < 0 || segmentEnd > ns || segmentBegin > segmentEnd)
         return IC_ERR_INDEX_OUT_OF_RANGE;
-    // spec 8.6: shorter fibres, unchanged volume rest values, so the radii grow.
+    // Angles et al. 2019, sec. 8.2: shorter fibres, unchanged volume rest values, so the radii
+    // grow.
     for (int i = 0; i < b->rodCount; ++i) {
         const icRodRecord *r = &m->rods[m->bundleRods[b->rodStart + i]];
         for (int e = segmentBegin; e < segmentEnd; ++e) {

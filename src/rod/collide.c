@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Pill collisions: the uniform-grid broad phase (spec 7), the pill-pill collision constraint
-// (spec 6.4, seed 002 Eq. 31) and half-planes with friction (spec 6.5).
+// Pill collisions: the uniform-grid broad phase (Angles et al. 2019, sec. 7.1), the pill-pill
+// collision constraint (eq. 31) and half-planes with friction (sec. 7.2).
 #include "rod/rod_internal.h"
 
 #include "core/pool.h"
@@ -67,9 +67,10 @@ static bool mayTouchWithin(const icRodWorld *w, int e, int f, icReal margin) {
 
 static bool mayTouch(const icRodWorld *w, int e, int f) { return mayTouchWithin(w, e, f, 0); }
 
-// spec 6.4: with u*, v* frozen, C = |c_A - c_B| - rho_A - rho_B >= 0 projected with
-// stiffness 1 when violated; radii join with weight beta_r (the paper ties both).
-// Whether two pills may collide at all (spec 6.6) and their bounding spheres overlap.
+// Angles et al. 2019, eq. 31: with u*, v* frozen, C = |c_A - c_B| - rho_A - rho_B >= 0
+// projected with stiffness 1 when violated; radii join with weight beta_r (the paper ties
+// both).
+// Whether two pills may collide at all (collision groups) and their bounding spheres overlap.
 // Then the axes' distance with the margin: pairs whose bounding spheres overlap but whose
 // pills are farther apart than the margin are dropped here rather than in every pass.
 static bool candidate(const icRodWorld *w, const icRodWork *k, int i, int j) {
@@ -83,9 +84,10 @@ static bool candidate(const icRodWorld *w, const icRodWork *k, int i, int j) {
     return mayTouchWithin(w, ei, ej, w->def.collisionMargin);
 }
 
-// Candidate pairs on the current (predicted) state (spec 7): bounding spheres in a grid whose
-// cells are no smaller than the largest diameter on each axis (the reference code used the x
-// extent for all three), counting-sorted by cell, then the 27 neighbour cells of each sphere.
+// Candidate pairs on the current (predicted) state (Angles et al. 2019, sec. 7.1): bounding
+// spheres in a grid whose cells are no smaller than the largest diameter on each axis (the
+// reference code used the x extent for all three), counting-sorted by cell, then the 27
+// neighbour cells of each sphere.
 // Spheres more than four times the mean radius (pillars, obstacles) would make the cells huge:
 // they are tested against every sphere instead, which is exact and cheap for a few of them.
 void icRod_BroadPhase(icRodWorld *w) {
@@ -210,7 +212,7 @@ static icReal pairGap(const icRodWorld *w, int e, int f, icReal *u, icReal *v, i
         if (len > 1e-12) {
             *n = icVec3_Scale(1.0 / len, d);
         } else {
-            // Axes intersect: separate along their common normal (spec 6.4 guard).
+            // Axes intersect: separate along their common normal.
             icVec3 c = icVec3_Cross(icVec3_Sub(xa1, xa0), icVec3_Sub(xb1, xb0));
             icReal cl = icVec3_Length(c);
             *n = cl > 1e-12 ? icVec3_Scale(1.0 / cl, c) : icVec3_Make(0, 1, 0);
@@ -245,9 +247,10 @@ static void pairTask(int start, int end, int worker, void *context) {
     }
 }
 
-// spec 6.4: with u*, v* frozen, C = |c_A - c_B| - rho_A - rho_B >= 0 projected with
-// stiffness 1 when violated; radii join with weight beta_r (the paper ties both). The
-// corrections are accumulated in pair order, so the bits do not depend on the worker count.
+// Angles et al. 2019, eq. 31: with u*, v* frozen, C = |c_A - c_B| - rho_A - rho_B >= 0
+// projected with stiffness 1 when violated; radii join with weight beta_r (the paper ties
+// both). The corrections are accumulated in pair order, so the bits do not depend on the
+// worker count.
 int icRod_ProjectCollisions(icRodWorld *w, icRodWork *k) {
     const icRodModel *m = &w->model;
     icReal beta = w->def.radiusCoupling;
@@ -285,8 +288,9 @@ int icRod_ProjectCollisions(icRodWorld *w, icRodWork *k) {
     return contacts;
 }
 
-// spec 6.5: push vertex spheres out of each half-plane, then remove tangential motion since
-// the step start (the reference code's friction rule), applied directly after each pass.
+// Half-planes (Angles et al. 2019, sec. 7.2): push vertex spheres out of each half-plane, then
+// remove tangential motion since the step start (the reference code's friction rule), applied
+// directly after each pass.
 void icRod_ProjectPlanes(icRodWorld *w) {
     const icRodModel *m = &w->model;
     icRodState *s = &w->state;

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Rod constraint kernels (spec 5): generalised XPBD over position, radius and quaternion
-// blocks (spec 4.1); each accumulates its corrections for the Jacobi average (spec 4.2).
+// Rod constraint kernels (Angles et al. 2019, secs. 5 and 7.5): generalised XPBD over position,
+// radius and quaternion blocks (eq. 28); each accumulates its corrections for the Jacobi
+// average (sec. 7).
 #include "rod/rod_internal.h"
 
 #include <math.h>
 
-static const icQuat s_ebarZ = {0, 0, 0, -1}; // pure quaternion of -e_z (spec 0)
+static const icQuat s_ebarZ = {0, 0, 0, -1}; // pure quaternion of -e_z
 
-// spec 5.1 (seed 002 Eq. 11; Kugelstadt-Schomer): C = (x_b - x_a)/lbar - d3(q_e).
+// Stretch-shear (Angles et al. 2019, eq. 11; Kugelstadt & Schömer 2016):
+// C = (x_b - x_a)/lbar - d3(q_e).
 void icRod_ProjectStretch(const icRodWorld *w, const icRodStretch *c, icReal h2, icReal *lambda,
                           icRodWork *k) {
     const icRodModel *m = &w->model;
@@ -34,9 +36,10 @@ void icRod_ProjectStretch(const icRodWorld *w, const icRodStretch *c, icReal h2,
                    icQuat_Scale(-2 * wq, icQuat_Mul(icQuat_Mul(icQuat_Pure(dl), q), s_ebarZ)));
 }
 
-// spec 5.2 (seed 002 Eqs. 14, 40): C = Im(q_e* (x) q_f - Obar) in the material frame of e;
-// bending (components 1, 2) and twist (3) have their own compliance. With scaledBending the
-// Darboux vector is weighted by the radius at the shared vertex (a 3x3 solve).
+// Bend-twist (Angles et al. 2019, eqs. 14, 40): C = Im(q_e* (x) q_f - Obar) in the material
+// frame of e; bending (components 1, 2) and twist (3) have their own compliance. With
+// scaledBending the Darboux vector is weighted by the radius at the shared vertex (a 3x3
+// solve).
 void icRod_ProjectBend(const icRodWorld *w, const icRodBend *c, icReal h2, icReal *lambda,
                        icRodWork *k) {
     const icRodModel *m = &w->model;
@@ -97,7 +100,7 @@ static void accRadiusQuirk(const icRodWorld *w, icRodWork *k, int v, icReal d) {
     }
 }
 
-// spec 5.3 (seed 002 Eq. 12): C = r/rbar - 1.
+// Cross-section stretch (Angles et al. 2019, eq. 12): C = r/rbar - 1.
 void icRod_ProjectRadius(const icRodWorld *w, const icRodRadius *c, icReal h2, icReal *lambda,
                          icRodWork *k) {
     const icRodModel *m = &w->model;
@@ -111,7 +114,8 @@ void icRod_ProjectRadius(const icRodWorld *w, const icRodRadius *c, icReal h2, i
     accRadiusQuirk(w, k, v, wr / rb * dl);
 }
 
-// spec 5.4 (seed 002 Eq. 13): C = ((r_b - rbar_b) - (r_a - rbar_a)) / lbar.
+// First-order scale smoothness (Angles et al. 2019, eq. 13):
+// C = ((r_b - rbar_b) - (r_a - rbar_a)) / lbar.
 void icRod_ProjectSmooth(const icRodWorld *w, const icRodSmooth *c, icReal h2, icReal *lambda,
                          icRodWork *k) {
     const icRodModel *m = &w->model;
@@ -127,8 +131,8 @@ void icRod_ProjectSmooth(const icRodWorld *w, const icRodSmooth *c, icReal h2, i
     if (wb > 0) icRodAcc_R(k, b, wb / l * dl);
 }
 
-// spec 5.5 (seed 002 Eq. 15): vertex i alone towards the minimiser of the bilaplacian
-// energy of (r - rbar) with its neighbours frozen.
+// Second-order scale smoothness (Angles et al. 2019, eq. 15): vertex i alone towards the
+// minimiser of the bilaplacian energy of (r - rbar) with its neighbours frozen.
 void icRod_ProjectBilap(const icRodWorld *w, const icRodBilap *c, icReal h2, icReal *lambda,
                         icRodWork *k) {
     const icRodModel *m = &w->model;
@@ -152,7 +156,8 @@ void icRod_ProjectBilap(const icRodWorld *w, const icRodBilap *c, icReal h2, icR
     icRodAcc_R(k, v, wr * dl);
 }
 
-// spec 5.6.2 (M, code form t = unit edge) and 5.6.3 (P): C = Q / Qbar - 1.
+// Volume (Angles et al. 2019, sec. 5): measure M (midpoint cylinder, the reference code's
+// form t = unit edge) or P (tapered segment), C = Q / Qbar - 1.
 void icRod_ProjectVolume(const icRodWorld *w, const icRodVolumeC *c, icReal h2, icReal *lambda,
                          icRodWork *k) {
     const icRodModel *m = &w->model;
@@ -190,8 +195,9 @@ void icRod_ProjectVolume(const icRodWorld *w, const icRodVolumeC *c, icReal h2, 
     if (wrb > 0) icRodAcc_R(k, b, wrb * grb * dl);
 }
 
-// spec 5.7: distance (XPBD), maximum distance (stiffness 1, only when too long) and sphere
-// touch C = |x_a - x_b| - r_a - r_b with the radii in the gradient (stiffness 1).
+// The reference code's utility constraints: distance (XPBD), maximum distance (stiffness 1,
+// only when too long) and sphere touch C = |x_a - x_b| - r_a - r_b with the radii in the
+// gradient (stiffness 1).
 void icRod_ProjectLink(const icRodWorld *w, const icRodLink *c, icReal h2, icReal *lambda,
                        icRodWork *k) {
     const icRodModel *m = &w->model;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Cotangent Laplacian of a triangle mesh (Q = -L, symmetric positive semidefinite) and a
 // Jacobi-preconditioned CG for (Q + shift I) y = b with Dirichlet values: skin-weight fairing
-// (spec 9) and the harmonic field of viperization (spec 10).
+// (Angles et al. 2019, sec. 7.4) and the harmonic field of viperization (sec. 8.1).
 #include "rod/laplace.h"
 
 #include <math.h>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Pill geometry (spec 6): closest point of a point on a pill, the deepest interpenetration
-// of two pills by dichotomous search, bounding spheres, and the segment volumes of 5.6.1.
+// Pill geometry (Angles et al. 2019, secs. 7.1-7.2 and App. D): closest point of a point on a
+// pill, the deepest interpenetration of two pills by dichotomous search, bounding spheres, and
+// the tapered segment volume P.
 #include "rod/rod_internal.h"
 
 #include <math.h>
@@ -47,15 +48,15 @@ static icReal frameDistance(const icPillFrame *f, icVec3 p, icReal *t) {
     return icVec3_Distance(p, c) - (f->ra + s * f->dr);
 }
 
-// f(u) = dist(c_A(u), pill B) - rho_A(u) (seed 002, Eq. 30); convex because the gap
-// g(u, v) of Eq. 29 is jointly convex.
+// f(u) = dist(c_A(u), pill B) - rho_A(u) (Angles et al. 2019, eq. 30); convex because the gap
+// g(u, v) of eq. 29 is jointly convex.
 static icReal gapAt(icReal u, icVec3 a0, icReal ra0, icVec3 a1, icReal ra1, const icPillFrame *b,
                     icReal *v) {
     icVec3 c = icVec3_Add(a0, icVec3_Scale(u, icVec3_Sub(a1, a0)));
     return frameDistance(b, c, v) - (ra0 + u * (ra1 - ra0));
 }
 
-// seed 002, App. D (Eq. 83): the distance to the ball at t is convex in t with its
+// Angles et al. 2019, App. D (eq. 83): the distance to the ball at t is convex in t with its
 // stationary point at tL = a + hp tan(beta), so clamping that to [0, 1] is exact. When one ball
 // contains the other (or the pill is a ball), the nearer ball surface.
 icReal icPill_PointDistance(icVec3 p, icVec3 xa, icReal ra, icVec3 xb, icReal rb, icReal *t) {
@@ -63,10 +64,11 @@ icReal icPill_PointDistance(icVec3 p, icVec3 xa, icReal ra, icVec3 xb, icReal rb
     return frameDistance(&f, p, t);
 }
 
-// Dichotomous search of spec 6.3 (the reference code's bracket update, eps = 1e-6). The
-// minimiser of the convex f stays in [lo, hi]; with a finite cutoff the search also stops as
-// soon as f is proved >= cutoff there: the secant through m -+ eps bounds a convex f from below
-// outside [m - eps, m + eps], and inside it f >= min(f(m -+ eps)) - 2 eps Lip(f).
+// Dichotomous search (Angles et al. 2019, sec. 7.2; the reference code's bracket update,
+// eps = 1e-6). The minimiser of the convex f stays in [lo, hi]; with a finite cutoff the
+// search also stops as soon as f is proved >= cutoff there: the secant through m -+ eps bounds
+// a convex f from below outside [m - eps, m + eps], and inside it
+// f >= min(f(m -+ eps)) - 2 eps Lip(f).
 static icReal pillSearch(icVec3 a0, icReal ra0, icVec3 a1, icReal ra1, icVec3 b0, icReal rb0,
                          icVec3 b1, icReal rb1, int iterations, icReal cutoff, icReal *u,
                          icReal *v) {
@@ -120,8 +122,8 @@ icReal icPill_PillDistanceCut(icVec3 a0, icReal ra0, icVec3 a1, icReal ra1, icVe
     return pillSearch(a0, ra0, a1, ra1, b0, rb0, b1, rb1, iterations, cutoff, u, v);
 }
 
-// spec 7: the smallest sphere holding both end balls; when one ball holds the other that
-// ball is the bound (the reference formula is then not conservative).
+// Angles et al. 2019, sec. 7.1: the smallest sphere holding both end balls; when one ball
+// holds the other that ball is the bound (the reference formula is then not conservative).
 void icPill_BoundingSphere(icVec3 xa, icReal ra, icVec3 xb, icReal rb, icReal margin,
                            icVec3 *centre, icReal *radius) {
     icVec3 ab = icVec3_Sub(xb, xa);
@@ -136,8 +138,8 @@ void icPill_BoundingSphere(icVec3 xa, icReal ra, icVec3 xb, icReal rb, icReal ma
     *radius = 0.5 * (L + ra + rb) + 0.5 * margin;
 }
 
-// spec 5.6.1 (P): tapered pill segment minus half of each end ball, and its partials
-// (5.6.3; checked against finite differences in tests/rod).
+// Volume P: tapered pill segment minus half of each end ball, and its partials (checked
+// against finite differences in tests/rod).
 icReal icRod_SegmentVolume(icReal ra, icReal rb, icReal d, icReal *dVdd, icReal *dVdra,
                            icReal *dVdrb) {
     if (!(d > 0)) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit quaternions for rod frames (spec 0): q = (w, x, y, z), Hamilton product.
+// Unit quaternions for rod frames: q = (w, x, y, z), Hamilton product.
 #pragma once
 
 #include "isochor/math.h"
@@ -96,12 +96,12 @@ static inline icQuat icQuat_FromMat3(icMat3 m) {
     if (q.w < 0) q = icQuat_Scale(-1, q);
     return icQuat_Normalize(q);
 }
-/// Third director d3 = R(q) e_z (spec 0).
+/// Third director d3 = R(q) e_z.
 static inline icVec3 icQuat_D3(icQuat q) {
     return icVec3_Make(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x),
                        q.w * q.w - q.x * q.x - q.y * q.y + q.z * q.z);
 }
-/// Shortest-arc rotation taking e_z to unit(t) (spec 1); t must not be zero.
+/// Shortest-arc rotation taking e_z to unit(t); t must not be zero.
 static inline icQuat icQuat_FromZTo(icVec3 t) {
     icVec3 d = icVec3_Normalize(t);
     icReal c = d.z;                                     // e_z . d

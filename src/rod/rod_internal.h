@@ -11,28 +11,28 @@
 // ---------------------------------------------------------------------------------------
 // Constraints. Each kind is a flat list; multipliers live in the state, indexed alike.
 
-typedef struct icRodStretch { // spec 5.1
+typedef struct icRodStretch { // stretch-shear, Angles et al. 2019, eq. 11
     int seg;
     icReal alpha;
 } icRodStretch;
 
-typedef struct icRodBend { // spec 5.2
+typedef struct icRodBend { // bend-twist, Angles et al. 2019, eqs. 14, 40
     int e, f, v;           ///< segments and the vertex they share
     icQuat rest;           ///< Obar = qbar_e* (x) qbar_f
     icReal alphaBend, alphaTwist;
 } icRodBend;
 
-typedef struct icRodRadius { // spec 5.3
+typedef struct icRodRadius { // cross-section stretch, Angles et al. 2019, eq. 12
     int v;
     icReal alpha;
 } icRodRadius;
 
-typedef struct icRodSmooth { // spec 5.4
+typedef struct icRodSmooth { // first-order scale smoothness, Angles et al. 2019, eq. 13
     int seg;
     icReal alpha;
 } icRodSmooth;
 
-typedef struct icRodBilap { // spec 5.5
+typedef struct icRodBilap { // second-order scale smoothness, Angles et al. 2019, eq. 15
     int v;
     int count; ///< stencil vertices (3..5), the vertex itself included
     int idx[5];
@@ -40,20 +40,20 @@ typedef struct icRodBilap { // spec 5.5
     icReal alpha;
 } icRodBilap;
 
-typedef struct icRodVolumeC { // spec 5.6
+typedef struct icRodVolumeC { // volume, Angles et al. 2019, sec. 5 (measure M or P)
     int seg;
     icRodVolume kind;
     icReal rest; ///< rbar_m^2 lbar0 (M) or Vbar (P)
     icReal alpha;
 } icRodVolumeC;
 
-typedef struct icRodLink { // spec 5.7
+typedef struct icRodLink { // utility constraints of the VIPER reference code
     icRodLinkKind kind;
     int a, b;
     icReal rest, alpha;
 } icRodLink;
 
-typedef struct icRodSlice { // spec 8.1: one cross-section of a bundle
+typedef struct icRodSlice { // one cross-section of a bundle (Angles et al. 2019, sec. 7.3)
     int bundle;
     int count;
     int vertex[IC_ROD_BUNDLE_MAX];
@@ -190,7 +190,7 @@ struct icRodWorld {
     bool workReady; ///< work arrays match the model's sizes
 };
 
-// Jacobi accumulation (spec 4.2).
+// Jacobi accumulation (Angles et al. 2019, sec. 7).
 static inline void icRodAcc_X(icRodWork *k, int v, icVec3 d) {
     k->dx[3 * v] += d.x;
     k->dx[3 * v + 1] += d.y;
@@ -226,21 +226,23 @@ void icRod_ProjectVolume(const icRodWorld *w, const icRodVolumeC *c, icReal h2, 
                          icRodWork *k);
 void icRod_ProjectLink(const icRodWorld *w, const icRodLink *c, icReal h2, icReal *lambda,
                        icRodWork *k);
-/// Bundle goals of one slice (spec 8.3-8.4); direct = apply instead of accumulating.
+/// Bundle goals of one slice (Angles et al. 2019, sec. 7.3); direct = apply instead of
+/// accumulating.
 void icRod_ProjectSlice(icRodWorld *w, int slice, icRodWork *k, bool direct);
 
-/// Segment volume (spec 5.6.1, P) and its partial derivatives (d: distance between centres).
+/// Segment volume P (the tapered pill segment) and its partial derivatives (d: distance
+/// between centres).
 icReal icRod_SegmentVolume(icReal ra, icReal rb, icReal d, icReal *dVdd, icReal *dVdra,
                            icReal *dVdrb);
 /// Midpoint measure Q_M = r_m^2 |x_b - x_a| of a segment.
 icReal icRod_MidpointVolume(icReal ra, icReal rb, icReal d);
 
 // Bundles (bundle.c).
-/// Rotation maximising tr(R^T S) by the iterative method of Mueller et al. 2016 (spec 8.3),
-/// warm started at q; stops when the update angle is below tolerance.
+/// Rotation maximising tr(R^T S) by the iterative method of Mueller et al. 2016 (Angles et al.
+/// 2019, sec. 7.3), warm started at q; stops when the update angle is below tolerance.
 icQuat icRod_ExtractRotation(icMat3 S, icQuat q, int maxIterations, icReal tolerance);
-/// Best similarity (spec 8.3, Eqs. 33-36) taking the rest samples (xbar, rbar, qbar) to the
-/// current ones (x, r, q): *rotation (in: warm start), *sigma, *translation with
+/// Best similarity (Angles et al. 2019, eqs. 33-36) taking the rest samples (xbar, rbar, qbar)
+/// to the current ones (x, r, q): *rotation (in: warm start), *sigma, *translation with
 /// x ~ sigma R xbar + t. Without frames (r, q, rbar, qbar NULL) it fits positions only;
 /// rigid forces sigma = 1.
 void icRod_FitSimilarity(int n, const icVec3 *x, const icReal *r, const icQuat *q,
@@ -250,11 +252,12 @@ void icRod_FitSimilarity(int n, const icVec3 *x, const icReal *r, const icQuat *
 /// Sets the activation of every bundle with a ramp for time t.
 void icRod_ApplyActivation(icRodWorld *w, icReal t);
 
-// Pills (pill.c, spec 6).
+// Pills (pill.c; Angles et al. 2019, sec. 7.2).
 /// Signed distance from p to the pill (xa, ra)-(xb, rb); *t gets the barycentric coordinate
 /// of the projection, *closest (optional) the centre c(t).
 icReal icPill_PointDistance(icVec3 p, icVec3 xa, icReal ra, icVec3 xb, icReal rb, icReal *t);
-/// Deepest interpenetration of two pills (spec 6.3): u, v and the gap g(u, v).
+/// Deepest interpenetration of two pills (Angles et al. 2019, eqs. 29-30): u, v and the gap
+/// g(u, v).
 icReal icPill_PillDistance(icVec3 a0, icReal ra0, icVec3 a1, icReal ra1, icVec3 b0, icReal rb0,
                            icVec3 b1, icReal rb1, int iterations, icReal *u, icReal *v);
 /// The same search, stopped as soon as the gap is proved >= cutoff (then a lower bound >= cutoff
@@ -262,7 +265,7 @@ icReal icPill_PillDistance(icVec3 a0, icReal ra0, icVec3 a1, icReal ra1, icVec3 
 icReal icPill_PillDistanceCut(icVec3 a0, icReal ra0, icVec3 a1, icReal ra1, icVec3 b0, icReal rb0,
                               icVec3 b1, icReal rb1, int iterations, icReal cutoff, icReal *u,
                               icReal *v);
-/// Bounding sphere of a pill (spec 7), margin added.
+/// Bounding sphere of a pill (Angles et al. 2019, sec. 7.1), margin added.
 void icPill_BoundingSphere(icVec3 xa, icReal ra, icVec3 xb, icReal rb, icReal margin,
                            icVec3 *centre, icReal *radius);
 

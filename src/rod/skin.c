@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Skinning a triangle mesh to a rod's pills (spec 9, seed 002 sec. 7.4): weights by inverse
+// Skinning a triangle mesh to a rod's pills (Angles et al. 2019, sec. 7.4): weights by inverse
 // squared distance to the pill surfaces, faired with the cotangent Laplacian, split between
 // each pill's two end bones, cut and capped at 4; bones are per-pill-end similarities
 // Translate(x_v) Rotate(q_e) Scale(r_v), blended linearly.
@@ -153,8 +153,9 @@ int icRodWorld_GetSkinWeights(const icRodWorld *w, int skin, int v, int segment[
     return n;
 }
 
-// Steps 1-2 of spec 9: P_ij = 1 / (eps + max(sd_ij, 0)^2), rows normalised, then faired per
-// pill column by (Q + lambda I) W = lambda P. T gets the projections' t* per (i, j).
+// The weights of Angles et al. 2019, sec. 7.4: P_ij = 1 / (eps + max(sd_ij, 0)^2), rows
+// normalised, then faired per pill column by (Q + lambda I) W = lambda P. T gets the
+// projections' t* per (i, j).
 static icResult pillWeights(const icRodModel *m, int segStart, int np, const icRodSkinDef *d,
                             icReal *W, icReal *T) {
     const icRodSurface *mesh = d->mesh;

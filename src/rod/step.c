@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// One rod step (spec 2): prediction, bone warm start, broad phase, bend damping, K Jacobi
-// passes (even: everything, odd: collisions), planes, velocities.
+// One rod step (Angles et al. 2019, sec. 7, in the reference code's order): prediction, bone
+// warm start, broad phase, bend damping, K Jacobi passes (even: everything, odd: collisions),
+// planes, velocities.
 #include "rod/rod_internal.h"
 
 #include <math.h>
@@ -22,7 +23,8 @@ static icVec3 pinTarget(const icRodModel *m, int i, icReal t) {
     return icVec3_Add(icMat3_MulVec(R, base), T);
 }
 
-// spec 3 in the reference code's form with explicit velocities: gravity only, damping kappa.
+// The prediction (Angles et al. 2019, eqs. 21-23) in the reference code's form with explicit
+// velocities: gravity only, damping kappa.
 static void predict(icRodWorld *w, icReal h) {
     const icRodModel *m = &w->model;
     icRodState *s = &w->state;
@@ -56,8 +58,9 @@ static void predict(icRodWorld *w, icReal h) {
     }
 }
 
-// spec 8.7: free vertices with bone weights follow the bones' motion over this step by
-// linear blend skinning; the start position moves alike so no velocity is injected.
+// Angles et al. 2019, sec. 8.2: free vertices with bone weights follow the bones' motion over
+// this step by linear blend skinning; the start position moves alike so no velocity is
+// injected.
 static void warmStart(icRodWorld *w, icReal h) {
     const icRodModel *m = &w->model;
     icRodState *s = &w->state;
@@ -82,8 +85,9 @@ static void warmStart(icRodWorld *w, icReal h) {
     }
 }
 
-// spec 5.9, made order-independent: each bend pair moves the two world angular velocities
-// towards each other; changes are summed per segment, then the frames are re-integrated.
+// The reference code's bend damping, made order-independent: each bend pair moves the two
+// world angular velocities towards each other; changes are summed per segment, then the
+// frames are re-integrated.
 static void bendDamping(icRodWorld *w, icReal h) {
     const icRodModel *m = &w->model;
     icRodState *s = &w->state;
@@ -123,7 +127,8 @@ static void clearAccumulator(icRodWorld *w) {
     memset(k->nq, 0, sizeof(int) * ns);
 }
 
-// spec 4.2: every block moves by the mean of the corrections it received (omega = 1/n_b).
+// Jacobi averaging (Angles et al. 2019, sec. 7): every block moves by the mean of the
+// corrections it received (omega = 1/n_b).
 static void applyAccumulator(icRodWorld *w) {
     const icRodModel *m = &w->model;
     icRodState *s = &w->state;
@@ -171,7 +176,7 @@ static void projectAll(icRodWorld *w, icReal h2) {
         for (int c = 0; c < m->sliceCount; ++c) icRod_ProjectSlice(w, c, k, false);
 }
 
-// spec 2 step 7 (shorter arc for omega, spec 3).
+// Velocities from the step's motion (shorter arc for omega).
 static void updateVelocities(icRodWorld *w, icReal h) {
     const icRodModel *m = &w->model;
     icRodState *s = &w->state;
@@ -185,7 +190,8 @@ static void updateVelocities(icRodWorld *w, icReal h) {
     }
 }
 
-// Bergou et al. 2010 style (spec 12.4): each vertex keeps the volume of its Voronoi length.
+// Bergou et al. 2010 style (Angles et al. 2019, Fig. 15): each vertex keeps the volume of its
+// Voronoi length.
 static void bergouRadii(icRodWorld *w) {
     const icRodModel *m = &w->model;
     icRodState *s = &w->state;

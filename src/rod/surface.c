@@ -56,7 +56,7 @@ static void revolutionTriangles(int *tri, int base, int ringCount, int sides) {
 }
 
 // The pill surface: a cap of ball a up to its tangent circle with the cone, the cone, and a
-// cap of ball b (spec 6.1; sin(beta) = (rb - ra)/L).
+// cap of ball b (Angles et al. 2019, App. D; sin(beta) = (rb - ra)/L).
 icResult icRodWorld_PillSurface(const icRodWorld *w, int sides, icRodSurface *out) {
     if (sides < 3) return IC_ERR_BAD_VALUE;
     const icRodModel *m = &w->model;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Viperization, simplified (spec 10, seed 002 sec. 8.1): a harmonic field along a closed
+// Viperization, simplified (Angles et al. 2019, sec. 8.1): a harmonic field along a closed
 // muscle surface, iso-slices fitted by planes, n sites per slice by Lloyd's CVT with a
 // rod-length penalty, and slice-to-slice combing by the Hungarian method.
 #include "rod/laplace.h"
@@ -112,7 +112,7 @@ static bool insidePolygon(const icReal *poly, int n, icReal x, icReal y) {
     return in;
 }
 
-// The longest closed iso-curve u = level on the surface, fitted by a plane (spec 10, step 3).
+// The longest closed iso-curve u = level on the surface, fitted by a plane.
 static icResult extractSlice(const icRodSurface *m, const icReal *u, icReal level, icSlice *out) {
     int nt = m->triangleCount;
     // Crossing points keyed by mesh edge; each crossing triangle links two of them.
@@ -227,7 +227,8 @@ static icResult extractSlice(const icRodSurface *m, const icReal *u, icReal leve
     return result;
 }
 
-// Lloyd iterations of a CVT restricted to the polygon, on a grid of samples (spec 10, step 4).
+// Lloyd iterations of a CVT restricted to the polygon (Angles et al. 2019, sec. 8.1), on a grid
+// of samples.
 static void lloyd(icSlice *s, int n, int iterations) {
     icReal lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
     for (int k = 0; k < s->count; ++k)
@@ -275,7 +276,8 @@ static icReal rodLength(const icSlice *s, int m, int n, const int *perm) {
     return len;
 }
 
-// Combing (spec 10, step 5): slice j+1's sites go to slice j's rods by minimum total distance.
+// Combing (Angles et al. 2019, sec. 8.1): slice j+1's sites go to slice j's rods by minimum
+// total distance.
 static bool comb(const icSlice *s, int m, int n, int *perm) {
     bool changed = false;
     icReal cost[IC_ROD_BUNDLE_MAX * IC_ROD_BUNDLE_MAX];
@@ -428,7 +430,8 @@ icResult icViperize(const icViperizeDef *d, icViperizeResult *out, icDiagnostic 
         out->radii = IC_ALLOC(icReal, (size_t)m);
         if (!out->positions || !out->radii) e = IC_ERR_OUT_OF_MEMORY;
         for (int j = 0; j < m && e == IC_OK; ++j) {
-            // spec 10 step 6 (our choice): equal radii whose discs add up to the slice area
+            // Our choice (the paper asks for equal radii per slice): equal radii whose discs
+            // add up to the slice area
             out->radii[j] = d->radiusScale * sqrt(s[j].area / (n * IC_PI));
             for (int k = 0; k < n; ++k) {
                 int a = perm[j * n + k];

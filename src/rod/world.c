@@ -265,7 +265,7 @@ const icReal *icRodWorld_GetRestLengths(const icRodWorld *w) { return w->model.r
 const icReal *icRodWorld_GetInverseMasses(const icRodWorld *w) { return w->model.w; }
 icReal icRodWorld_GetTime(const icRodWorld *w) { return w->state.time; }
 
-// Sum of the segments' pill volumes plus a half ball at each chain end (spec 5.6.1).
+// Sum of the segments' pill volumes (measure P) plus a half ball at each chain end.
 icReal icRodWorld_GetVolume(const icRodWorld *w, int firstRod, int rodCount, bool rest) {
     const icRodModel *m = &w->model;
     const icReal *x = rest ? m->restPos : w->state.x;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A body's bones (kinematic frames with keyframed motion), the tissue mesh carved around
-// them, vertex attachments and the embedded render surface (seed 000, sec. 5.3).
+// them, vertex attachments and the embedded render surface (Macklin & Müller 2021, sec. 5.3).
 #include "scene/scene_contact.h"
 #include "scene/scene_internal.h"
 

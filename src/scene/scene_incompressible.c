@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Scene reader of the solver type "incompressible" (seed 003): deviatoric FEM with one-ring
-// pressure projections; keys and defaults are icIncompressibleDef's (incompressible.h).
+// Scene reader of the solver type "incompressible" (Irving et al. 2007): deviatoric FEM with
+// one-ring pressure projections; keys and defaults are icIncompressibleDef's (incompressible.h).
 #include "scene/scene_solver.h"
 
 // "solver": {

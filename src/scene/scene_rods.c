@@ -693,7 +693,8 @@ static icResult readVertexRef(const icSceneReader *r, const cJSON *obj, const ch
     return IC_OK;
 }
 
-// "link": a utility constraint of spec 5.7 between two vertices of rods defined before it.
+// "link": a utility constraint of the VIPER reference code between two vertices of rods defined
+// before it.
 static icResult readLink(const icSceneReader *r, const cJSON *item, const char *path,
                          icRodWorld *w) {
     static const char *const keys[] = {"kind", "a", "b", "rest", "compliance", NULL};
@@ -882,7 +883,8 @@ static icResult readViperize(const icSceneReader *r, const cJSON *item, const ch
     return e;
 }
 
-// The scene's plane colliders also bound the rods (friction as both coefficients of spec 6.5).
+// The scene's plane colliders also bound the rods (friction as both the static and the kinetic
+// coefficient of the half-plane friction).
 static icResult addPlanes(const icSceneReader *r, const cJSON *root, icRodWorld *w) {
     const cJSON *colliders = cJSON_GetObjectItemCaseSensitive(root, "colliders");
     if (!cJSON_IsArray(colliders)) return IC_OK;

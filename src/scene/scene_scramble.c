@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The scramble initial condition: a body collapsed into a plane with random vertex
-// positions, from which the solver has to unfold it (seed 000's robustness tests).
+// positions, from which the solver has to unfold it (the robustness tests of Macklin & Müller
+// 2021, sec. 5.2).
 #include "scene/scene_internal.h"
 
 #include <math.h>

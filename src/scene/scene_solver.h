@@ -22,7 +22,7 @@ typedef icResult icSolverReadFn(const icSceneReader *r, const cJSON *solver, con
 /// "newton": backward Euler with Newton iterations, each frame one step of dt.
 icResult icScene_ReadNewton(const icSceneReader *r, const cJSON *item, const char *path,
                             icSceneSolver *s);
-/// "incompressible": deviatoric FEM with one-ring pressure projections (seed 003).
+/// "incompressible": deviatoric FEM with one-ring pressure projections (Irving et al. 2007).
 icResult icScene_ReadIncompressible(const icSceneReader *r, const cJSON *item, const char *path,
                                     icSceneSolver *s);
 /// "quasistatic": each frame advances the pins by dt, then a Newton static solve.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // World skins: render surfaces embedded in a body's rest tets once, then evaluated at the
-// current positions on request (seed 000, sec. 5.3: the elephant's skinned surface).
+// current positions on request (Macklin & Müller 2021, sec. 5.3: the elephant's skinned
+// surface).
 #include "isochor/skin.h"
 #include "world/world_internal.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The "tissue" of a creature (seed 000, sec. 5.3): a soft layer around capsule bones carved
-// from a hex grid (so the paper's 8-colour cell scheme applies), its outer boundary moved
-// onto the union of capsules, and a finer render surface of the same union by marching
-// tetrahedra on a grid, visiting only blocks the surface passes through.
+// The "tissue" of a creature (Macklin & Müller 2021, sec. 5.3): a soft layer around capsule
+// bones carved from a hex grid (so the paper's 8-colour cell scheme applies), its outer
+// boundary moved onto the union of capsules, and a finer render surface of the same union by
+// marching tetrahedra on a grid, visiting only blocks the surface passes through.
 #include "isochor/skin.h"
 #include "mesh/mesh_internal.h"
 

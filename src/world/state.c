@@ -80,8 +80,8 @@ typedef struct icFieldTask {
     icReal *J, *pressure, *stressNorm;
 } icFieldTask;
 
-// Stress from multipliers (seed 001, sec. 3): p = lambda_H / (h^2 V) is the pressure,
-// |P_D| = |lambda_D| / (h^2 V) since dC_D/dF = F / r_S has unit norm.
+// Stress from multipliers (Macklin & Müller 2021, supplement, sec. 3): p = lambda_H / (h^2 V)
+// is the pressure, |P_D| = |lambda_D| / (h^2 V) since dC_D/dF = F / r_S has unit norm.
 static void fieldTask(int start, int end, int worker, void *context) {
     (void)worker;
     const icFieldTask *T = context;
@@ -102,7 +102,7 @@ void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icR
     icPool_ParallelFor(world->model.pool, fieldTask, world->model.tetCount, 8192, &T);
     if (pressure && world->model.def.solver == IC_SOLVER_INCOMPRESSIBLE) {
         // The incompressible solver has no multipliers: its pressure lives on the vertices
-        // and acts per tet through the average of the tet's four (seed 003, sec. 3).
+        // and acts per tet through the average of the tet's four (Irving et al. 2007, sec. 3).
         const icModel *m = &world->model;
         icReal *p = IC_ALLOC(icReal, (size_t)m->vertexCount + 1);
         if (p && icWorld_GetVertexPressure(world, p))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// World life cycle, defaults, soft bodies and their per-tet constants (seed 000, sec. 3-4).
+// World life cycle, defaults, soft bodies and their per-tet constants (Macklin & Müller 2021,
+// secs. 3-4).
 #include "world/world_internal.h"
 
 #include "core/pool.h"
@@ -293,8 +294,9 @@ static icResult checkBodyDef(const icSoftBodyDef *def, const icWorld *world, icD
     return IC_OK;
 }
 
-// Per-tet constants of seed 000: Q = Dm^-1, V, compliances alpha_D = 1/(mu V),
-// alpha_H = 1/(lambda V) (0 when incompressible), gamma = 1 + mu/lambda (sec. 3.3).
+// Per-tet constants of Macklin & Müller 2021: Q = Dm^-1, V, compliances alpha_D = 1/(mu V)
+// (eq. 12), alpha_H = 1/(lambda V) (eq. 13; 0 when incompressible), gamma = 1 + mu/lambda
+// (sec. 3.3).
 static void initTet(icModel *m, int t, const icBodyRecord *body) {
     const int *tv = m->tets + 4 * t;
     icVec3 x3 = icVec3_Load(m->restPositions, tv[3]);
@@ -368,7 +370,8 @@ icResult icWorld_CreateSoftBody(icWorld *world, const icTetMesh *mesh, const icS
     m->tetCount += copy.tetCount;
     for (int t = body->tetStart; t < m->tetCount; ++t) {
         initTet(m, t, body);
-        // Lumped mass: each tet gives rho V / 4 to each of its vertices (seed 000, sec. 4).
+        // Lumped mass: each tet gives rho V / 4 to each of its vertices (Macklin & Müller
+        // 2021, sec. 4).
         for (int k = 0; k < 4; ++k) m->mass[m->tets[4 * t + k]] += d.density * m->restVolume[t] / 4.0;
         m->totalRestVolume += m->restVolume[t];
     }

@@ -97,7 +97,7 @@ struct icWorld {
                                      ///< (vertexCount x 4: contact normals, then pressures)
     int lastGoodMemoryVertices;      ///< vertex count of that copy, 0 = none
     int lastGoodMemoryCapacity;      ///< reals allocated there
-    struct icIncompressibleCache *incompressible; ///< seed 003 solver (src/incompressible)
+    struct icIncompressibleCache *incompressible; ///< Irving et al. 2007 (src/incompressible)
 };
 
 icModel *icWorld_Model(icWorld *world);
@@ -164,7 +164,8 @@ typedef struct icSkinSet icSkinSet;
 void icContactSystem_Destroy(icContactSystem *contact);
 void icSkinSet_Destroy(icSkinSet *skins);
 /// Once per step (frame): boundary surface, collider and body/self contact candidates for a
-/// step of dt from the state's time (seed 000, Algorithm 1, CollectCollidingPairs).
+/// step of dt from the state's time (Macklin & Müller 2021, Algorithm 1,
+/// CollectCollidingPairs).
 icResult icContact_BeginStep(icWorld *world, icState *state, icReal dt);
 /// Start of a substep from t0 to t1: collider and bone transforms, attachment multipliers.
 void icContact_BeginSubstep(icWorld *world, icReal t0, icReal t1);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The two per-tet constraints of the stable Neo-Hookean model and their gradients
-// (seed 000, sec. 3; seed 001, sec. 1).
+// (Macklin & Müller 2021, sec. 3, and its supplement, sec. 1).
 #include "xpbd/constraints.h"
 
 // grad_{x_j} C = column j of (dC/dF) Q^T for j = 1..3; grad_{x4} = -(sum of the others).
@@ -12,15 +12,17 @@ static void positionGradients(icMat3 dCdF, icMat3 Q, icVec3 grad[4]) {
     grad[3] = icVec3_Neg(icVec3_Add(icVec3_Add(G.col[0], G.col[1]), G.col[2]));
 }
 
-// C_H = det F - gamma, dC_H/dF = cof F = [f2 x f3, f3 x f1, f1 x f2] (seed 001, eq. 3).
+// C_H = det F - gamma, dC_H/dF = cof F = [f2 x f3, f3 x f1, f1 x f2] (Macklin & Müller 2021,
+// supplement, eq. 5).
 void icTet_HydrostaticGradient(icMat3 F, icMat3 Q, icReal gamma, icReal *C, icVec3 grad[4]) {
     icMat3 cof = icMat3_Cofactor(F);
     *C = icVec3_Dot(F.col[0], cof.col[0]) - gamma;
     positionGradients(cof, Q, grad);
 }
 
-// C_D = r_S = sqrt(tr F^T F), dC_D/dF = F / r_S (seed 001, eq. 1). Zero gradient at F = 0,
-// where C_D is not differentiable; the hydrostatic constraint keeps F away from it.
+// C_D = r_S = sqrt(tr F^T F), dC_D/dF = F / r_S (Macklin & Müller 2021, supplement, eq. 7).
+// Zero gradient at F = 0, where C_D is not differentiable; the hydrostatic constraint keeps F
+// away from it.
 void icTet_DeviatoricGradient(icMat3 F, icMat3 Q, icReal *C, icVec3 grad[4]) {
     icReal r = sqrt(icMat3_NormSquared(F));
     *C = r;

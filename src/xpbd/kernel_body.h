@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The XPBD tet projection over blocks of one colour, written once on the wide-number layer
-// and compiled per width (seed 000, eqs. 19-20, sec. 4; seed 001, sec. 1). Included by the
-// kernel_*.c files after they define:
+// and compiled per width (Macklin & Müller 2021, sec. 4.1, eqs. 19-20, and supplement,
+// sec. 1). Included by the kernel_*.c files after they define:
 //   KW      the wide type's prefix (icWf16, icWd4, icWf1, ...): KW_Add etc. must exist
 //   KR      float or double;  KL  lanes per value;  KB  lanes per block
 //   K_NAME  the exported block kernel's name; K_CELL_NAME the cell kernel's
@@ -43,10 +43,10 @@ K_INLINE void K_(edges)(KT x[4][3], KT e[3][3]) {
 }
 
 #if !defined(K_FORM_F)
-// Deviatoric gradients without F: grad C_D = (F / r) Q^T per vertex (seed 001, eq. 1), and
-// F Q^T = Ds Q Q^T = Ds N, so g_j = column j of Ds N, g_3 = -(g_0 + g_1 + g_2) (kept as
-// g_0 + g_1 + g_2: the users flip its sign, which is exact); also
-// r^2 = |F|^2 = tr(Ds N Ds^T) = sum_j e_j . g_j.
+// Deviatoric gradients without F: grad C_D = (F / r) Q^T per vertex (Macklin & Müller 2021,
+// supplement, eq. 7), and F Q^T = Ds Q Q^T = Ds N, so g_j = column j of Ds N,
+// g_3 = -(g_0 + g_1 + g_2) (kept as g_0 + g_1 + g_2: the users flip its sign, which is exact);
+// also r^2 = |F|^2 = tr(Ds N Ds^T) = sum_j e_j . g_j.
 K_INLINE KT K_(deviatoric)(KT e[3][3], const KT n[6], KT g[4][3]) {
     const KT N[3][3] = {{n[0], n[1], n[2]}, {n[1], n[3], n[4]}, {n[2], n[4], n[5]}};
     K_UNROLL
@@ -95,7 +95,8 @@ K_INLINE KT K_(normSquared)(const KT F[9]) {
                ADD(ADD(MUL(F[4], F[4]), MUL(F[5], F[5])), ADD(ADD(MUL(F[6], F[6]), MUL(F[7], F[7])), MUL(F[8], F[8]))));
 }
 
-// P = cof F (column j = f_(j+1) x f_(j+2), Macklin & Müller 2021 supplement, eq. 3); returns det F.
+// P = cof F (column j = f_(j+1) x f_(j+2), Macklin & Müller 2021, supplement, eq. 5); returns
+// det F.
 K_INLINE KT K_(cofactor)(const KT F[9], KT P[9]) {
     K_UNROLL
     for (int j = 0; j < 3; ++j) {
@@ -110,8 +111,9 @@ K_INLINE KT K_(cofactor)(const KT F[9], KT P[9]) {
 
 #if !defined(K_FORM_F)
 // Hydrostatic gradients without F: cof F = cof(Ds) cof(Q) and cof(Q) Q^T = det Q I, so
-// grad C_H = det Q c_j with c_j = column j of cof Ds = e_(j+1) x e_(j+2) (seed 001, eq. 3):
-// the face normals (c_3 = -(c_0 + c_1 + c_2) kept unnegated). Returns det Ds; J = det Ds det Q.
+// grad C_H = det Q c_j with c_j = column j of cof Ds = e_(j+1) x e_(j+2) (Macklin & Müller
+// 2021, supplement, eq. 5): the face normals (c_3 = -(c_0 + c_1 + c_2) kept unnegated).
+// Returns det Ds; J = det Ds det Q.
 K_INLINE KT K_(hydrostatic)(KT e[3][3], KT c[4][3]) {
     K_UNROLL
     for (int j = 0; j < 3; ++j) {
@@ -504,7 +506,8 @@ K_(project)(const K_(Consts) *k, KT x[4][3], const KT w[4], KT wa[4][3], KT xp[4
     // Hydrostatic, C_H = det F - gamma at the positions the deviatoric step left.
     K_(edges)(x, e);
 #if defined(K_FORM_F)
-    // The reference's arithmetic: F, cof F (seed 001, eq. 3), grad = cof F Q^T.
+    // The reference's arithmetic: F, cof F (Macklin & Müller 2021, supplement, eq. 5),
+    // grad = cof F Q^T.
     K_(deformation)(e, q, F);
     KT P[9];
     KT C = SUB(K_(cofactor)(F, P), gamma);

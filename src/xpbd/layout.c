@@ -2,8 +2,8 @@
 // Builds the packed sweep layout: tets along a Morton curve, large bodies cut into slabs (or
 // runs of the curve) as chunks that fit the cache, chunks coloured into phases, tets of a
 // chunk coloured greedily into vector blocks (small colours go to the chunk's serial overflow)
-// or by the paper's cell scheme (seed 000, sec. 5.3), vertices renumbered by first use, and
-// the AoSoA block records.
+// or by the paper's cell scheme (Macklin & Müller 2021, sec. 5.3), vertices renumbered by
+// first use, and the AoSoA block records.
 #include "xpbd/layout.h"
 
 #include "core/hash.h"
@@ -250,10 +250,10 @@ static void beginChunk(icBuild *B) {
 }
 
 // Tets tets[0..n) (in Morton order) as one chunk: greedy colours in the user's tet order, as
-// the reference sweep colours them (seed 000, sec. 5.3: tets of a colour share no vertex), so
-// the Gauss-Seidel order is the reference's colour by colour; then a vector block per `lanes`
-// tets of a colour in Morton order, one unit per block. Colours too small for vectors go to
-// the chunk's overflow, solved lane by lane.
+// the reference sweep colours them (Macklin & Müller 2021, sec. 5.3: tets of a colour share no
+// vertex), so the Gauss-Seidel order is the reference's colour by colour; then a vector block
+// per `lanes` tets of a colour in Morton order, one unit per block. Colours too small for
+// vectors go to the chunk's overflow, solved lane by lane.
 static void emitGreedyChunk(icBuild *B, const int *tets, int n, bool sharedColours) {
     const icModel *m = B->m;
     const int lanes = B->L->lanes;

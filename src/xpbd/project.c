@@ -41,7 +41,7 @@ static inline void applyCorrection(icTetVerts *tv, const icVec3 g[4], icReal dla
     }
 }
 
-// One constraint, seed 000 eq. 19 with the XPBD damping term (Macklin et al. 2016):
+// One constraint, Macklin & Müller 2021, eq. 19 with the XPBD damping term (Macklin et al. 2016):
 // dlambda = (-C - a~ lambda - gd grad C.(x - x_prev)) / ((1 + gd) sum w |grad C|^2 + a~),
 // gd = alpha beta / h. Returns false when the denominator vanishes (nothing can move).
 static bool projectOne(icTetVerts *tv, const icVec3 g[4], icReal C, icReal alphaTilde,
@@ -87,8 +87,8 @@ static bool projectCoupled(icTetVerts *tv, icMat3 Q, icReal gamma, icReal aD, ic
     return true;
 }
 
-// Projects tet t: deviatoric then hydrostatic with F recomputed in between (seed 000,
-// sec. 4), or the coupled pair. Returns 1 when the tet could not be projected.
+// Projects tet t: deviatoric then hydrostatic with F recomputed in between (Macklin & Müller
+// 2021, sec. 4), or the coupled pair. Returns 1 when the tet could not be projected.
 static int projectTet(const icModel *m, icState *s, int t, icReal h, icProjection mode) {
     icTetVerts tv;
     const int *idx = m->tets + 4 * t;
@@ -128,7 +128,7 @@ int icXpbd_SweepReference(const icModel *model, icState *state, icReal h) {
     const icColouring *c = &model->colouring;
     icProjection mode = model->def.projection;
     // Colour by colour: tets of one colour share no vertex, so this order is the one a
-    // parallel sweep reproduces exactly (seed 000, sec. 5.3).
+    // parallel sweep reproduces exactly (Macklin & Müller 2021, sec. 5.3).
     for (int k = 0; k < c->colourCount; ++k)
         for (int i = c->colourStart[k]; i < c->colourStart[k + 1]; ++i)
             skipped += projectTet(model, state, c->order[i], h, mode);

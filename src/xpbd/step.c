@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// XPBD time stepping with substeps (seed 000, Algorithm 1) and the static solve used by the
-// twist and stretch experiments.
+// XPBD time stepping with substeps (Macklin & Müller 2021, Algorithm 1) and the static solve
+// used by the twist and stretch experiments.
 #include "world/world_internal.h"
 #include "xpbd/layout.h"
 #include "xpbd/substep.h"
@@ -39,7 +39,7 @@ static int substepsSeparate(icWorld *world, icState *s, icReal h, int substeps, 
     for (int step = 0; step < substeps; ++step) {
         icContact_BeginSubstep(world, s->time, s->time + h);
         if (step > 0 || !predicted) predict(world, s, h, s->time + h, m->def.gravity, true);
-        // Multipliers restart every substep (seed 000, Algorithm 1).
+        // Multipliers restart every substep (Macklin & Müller 2021, Algorithm 1).
         clearMultipliers(m, s);
         for (int it = 0; it < iterations; ++it) {
             icXpbd_Sweep(m, s, h);
@@ -71,7 +71,7 @@ static int substepsFused(icWorld *world, icState *s, icReal h, int substeps, int
     if (icXpbd_RunPass(world, s, &pass) < 0) return substepsSeparate(world, s, h, substeps, iterations, true);
     int contacts = 0;
     for (int step = 0; step < substeps; ++step) {
-        clearMultipliers(m, s); // multipliers restart every substep (seed 000, Algorithm 1)
+        clearMultipliers(m, s); // restart every substep (Macklin & Müller 2021, Algorithm 1)
         for (int it = 0; it < iterations; ++it) {
             icXpbd_SweepPacked(m, s, h);
             if (it + 1 < iterations && syncIterations) {

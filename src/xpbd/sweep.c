@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The packed XPBD sweep: copy the state into the layout's working order, run the colours
-// in parallel (blocks of one colour share no vertex, seed 000, sec. 5.3) and the overflow
-// colour serially, copy back. Any worker count and any SIMD width give the same bits.
+// in parallel (blocks of one colour share no vertex, Macklin & Müller 2021, sec. 5.3) and the
+// overflow colour serially, copy back. Any worker count and any SIMD width give the same bits.
 #include "core/pool.h"
 #include "xpbd/layout.h"
 #include "xpbd/vertex_ops.h"

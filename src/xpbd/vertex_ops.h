@@ -8,9 +8,9 @@
 
 #include <math.h>
 
-// Start of a substep (seed 000, Algorithm 1): remember x, integrate external forces on free
-// axes, and move held axes to where their pin (or the bone they are attached to) puts them at
-// time t.
+// Start of a substep (Macklin & Müller 2021, Algorithm 1): remember x, integrate external
+// forces on free axes, and move held axes to where their pin (or the bone they are attached to)
+// puts them at time t.
 __attribute__((always_inline)) static inline void icXpbd_PredictVertex(const icWorld *world, icState *s, int v, icReal h, icReal t,
                                         icVec3 gravity, bool inertia) {
     const icModel *m = &world->model;

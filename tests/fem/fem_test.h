@@ -21,7 +21,7 @@ static inline icMat3 icTest_RandomMat3(double scale) {
     return m;
 }
 
-/// Spec 6: "random F" = I + 0.3 N(0, 1).
+/// "Random F" = I + 0.3 N(0, 1).
 static inline icMat3 icTest_RandomF(void) {
     return icMat3_Add(icMat3_Identity(), icTest_RandomMat3(0.3));
 }
@@ -58,7 +58,7 @@ static inline double icTest_Mat3Diff(icMat3 a, icMat3 b) {
 /// All models, in enum order.
 #define IC_TEST_MODEL_COUNT ((int)IC_MATERIAL_COUNT_)
 
-/// Material with the spec's test values inside the energy (mu = 1.3, lambda = 4.1).
+/// Material with the test values inside the energy (mu = 1.3, lambda = 4.1).
 static inline icMaterial icTest_Material(icMaterialModel model) {
     return icMaterial_FromLame(model, 1.3, 4.1);
 }

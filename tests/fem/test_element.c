@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Element-level tests (FEM spec 6.3): forces vs energy, K_e vs forces, symmetry, products.
+// Element-level tests: forces vs energy, K_e vs forces, symmetry, products.
 #include "fem/fem_test.h"
 
 // A random positively oriented tet and deformed positions x = F X + b + noise.
@@ -99,7 +99,7 @@ IC_TEST(fem, element_stiffness_matches_forces) {
             IC_CHECK_MSG(worst <= 1e-6 * fmax(1, scale), "%s: K_e vs force differences %.3g",
                          icMaterialModel_Name(m.model), worst);
             IC_CHECK(asym <= 1e-10 * scale);
-            // The force differential with dx = -w equals K_e w (spec 1.4).
+            // The force differential with dx = -w equals K_e w (Sifakis & Barbič 2012, sec. 4.4).
             icVec3 w[4], mw[4], df[4];
             for (int a = 0; a < 4; ++a) {
                 w[a] = icVec3_Make(icTest_Normal(), icTest_Normal(), icTest_Normal());

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Hessian eigensystem and projection tests (FEM spec 6.4).
+// Hessian eigensystem and projection tests.
 #include "fem/fem_test.h"
 
 static int compareDouble(const void *a, const void *b) {
@@ -35,7 +35,7 @@ static bool hessianSample(icMaterialModel model, int k, icMat3 *F) {
     return true;
 }
 
-// Analytic eigenvalues (spec 3.3) equal the numeric 9x9 eigenvalues to 1e-10 relative, and
+// Analytic eigenvalues (closed forms) equal the numeric 9x9 eigenvalues to 1e-10 relative, and
 // the eigenmatrices are orthonormal and diagonalise the Hessian.
 IC_TEST(fem, analytic_eigensystem_matches_numeric) {
     for (int mi = 0; mi < IC_TEST_MODEL_COUNT; ++mi) {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Material tests (FEM spec 6.1, 6.2, 6.5, 6.6, 6.8): P vs Psi, dP vs P, rest stability,
-// rotation invariance, isotropy, linearisation and the parameter mapping.
+// Material tests: P vs Psi, dP vs P, rest stability, rotation invariance, isotropy,
+// linearisation and the parameter mapping.
 #include "fem/fem_test.h"
 #include "fem/material_internal.h"
 
-// Sample k of the spec's F set: random, inverted, and repeated singular values.
+// Sample k of the test F set: random, inverted, and repeated singular values.
 // Returns false when the sample should be skipped for this model.
 static bool sampleF(icMaterialModel model, int k, icMat3 *F) {
     int kind = k % 4;
@@ -18,14 +18,14 @@ static bool sampleF(icMaterialModel model, int k, icMat3 *F) {
     icReal J = icMat3_Det(*F);
     if (J <= 0 && !icTest_DefinedInverted(model)) return false;
     if (model == IC_MATERIAL_NEOHOOKEAN && J < 0.05) return false;
-    if (model == IC_MATERIAL_COROTATED) { // keep |s_i + s_j| > 0.1 (spec 6)
+    if (model == IC_MATERIAL_COROTATED) { // keep |s_i + s_j| > 0.1
         icSvd3 d = icMat3_Svd(*F);
         if (d.s.y + d.s.z < 0.1) return false;
     }
     return true;
 }
 
-// Spec 6.1: central differences of Psi over the 9 entries, h = 1e-6.
+// P against central differences of Psi over the 9 entries, h = 1e-6.
 IC_TEST(fem, stress_matches_energy) {
     for (int mi = 0; mi < IC_TEST_MODEL_COUNT; ++mi) {
         icMaterial m = icTest_Material((icMaterialModel)mi);
@@ -62,7 +62,7 @@ static double differentialError(const icMaterial *m, icMat3 F, icMat3 dF, double
     return icTest_Mat3Diff(fd, dp);
 }
 
-// Spec 6.2: dP(F; dF) against central differences of P.
+// dP(F; dF) against central differences of P.
 IC_TEST(fem, differential_matches_stress) {
     for (int mi = 0; mi < IC_TEST_MODEL_COUNT; ++mi) {
         icMaterial m = icTest_Material((icMaterialModel)mi);
@@ -80,7 +80,7 @@ IC_TEST(fem, differential_matches_stress) {
     }
 }
 
-// Spec 6.2, expected failure: the approximate corotated tangent (no dR) is not dP.
+// Expected failure: the approximate corotated tangent (no dR) is not dP.
 IC_TEST(fem, approximate_corotated_tangent_is_not_the_derivative) {
     icMaterial m = icTest_Material(IC_MATERIAL_COROTATED);
     m.approximateTangent = true;
@@ -123,7 +123,7 @@ IC_TEST(fem, hessian_matches_differential) {
     }
 }
 
-// Spec 6.5: P(I) = 0 for every material; negative control without the shift.
+// Rest stability: P(I) = 0 for every material; negative control without the shift.
 IC_TEST(fem, rest_stability) {
     for (int mi = 0; mi < IC_TEST_MODEL_COUNT; ++mi) {
         icMaterial m = icTest_Material((icMaterialModel)mi);
@@ -144,7 +144,7 @@ IC_TEST(fem, rest_stability) {
     IC_CHECK(icTest_Mat3Diff(P, icMat3_Scale(m.mu, icMat3_Identity())) <= 1e-14);
 }
 
-// Spec 6.6: rotation invariance and isotropy.
+// Rotation invariance and isotropy.
 IC_TEST(fem, rotation_invariance_and_isotropy) {
     for (int mi = 0; mi < IC_TEST_MODEL_COUNT; ++mi) {
         icMaterial m = icTest_Material((icMaterialModel)mi);
@@ -175,7 +175,7 @@ IC_TEST(fem, rotation_invariance_and_isotropy) {
     IC_CHECK(icTest_Mat3MaxAbs(icMaterial_Stress(&lin, q)) > 1e-2);
 }
 
-// Spec 6.8: Hessians at F = I equal linear elasticity with the expected Lamé pair.
+// Hessians at F = I equal linear elasticity with the expected Lamé pair.
 IC_TEST(fem, linearisation_at_rest) {
     const double E = 2.5e4, nu = 0.3;
     icMaterial lin;
@@ -230,7 +230,8 @@ IC_TEST(fem, material_from_youngs) {
     IC_CHECK_RESULT(icMaterial_FromYoungs(IC_MATERIAL_LINEAR, E, -0.2, &m), IC_OK);
 }
 
-// Spec 2.4: the exact Neo-Hookean model is a barrier; inverted F get the clamp fallback.
+// Sifakis & Barbič 2012, sec. 3.6: the exact Neo-Hookean model is a barrier; inverted F get
+// the clamp fallback.
 IC_TEST(fem, neohookean_inversion_handling) {
     icMaterial m = icTest_Material(IC_MATERIAL_NEOHOOKEAN);
     icMat3 inv = icMat3_Diagonal(1.1, 0.9, -0.2);

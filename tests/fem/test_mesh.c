@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Mesh-level FEM tests: model building, assembly vs matrix-free products, patch test
-// (FEM spec 6.3, 6.6, 6.7).
+// Mesh-level FEM tests: model building, assembly vs matrix-free products, patch test,
+// rigid rotation.
 #include "fem/fem_test.h"
 
 typedef struct {
@@ -173,7 +173,7 @@ static int compareFace(const void *a, const void *b) {
     return 0;
 }
 
-// Spec 6.7: x = A X + b gives zero force on interior nodes, and on boundary nodes
+// Patch test: x = A X + b gives zero force on interior nodes, and on boundary nodes
 // f_a = -P(A) sum_{boundary faces f at a} (Area_f / 3) N_f.
 static void patchTest(const icTestGrid *g, icMaterialModel modelKind) {
     icMaterial m = icTest_Material(modelKind);
@@ -280,7 +280,7 @@ IC_TEST(fem, patch_test_generated_box) {
     }
 }
 
-// Spec 6.6: a rigidly rotated mesh has zero nodal forces; linear elasticity does not.
+// A rigidly rotated mesh has zero nodal forces; linear elasticity does not.
 IC_TEST(fem, rigid_rotation_has_no_forces) {
     icTestGrid g = makeGrid(2, 2, 2, 0.5, 0.2);
     int n = 3 * g.vertexCount;

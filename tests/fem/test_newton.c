@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Newton solver tests (FEM spec 6.5, 6.7, 6.9, 6.12): backward Euler and quasistatics.
+// Newton solver tests: backward Euler and quasistatics.
 #include "fem/fem_test.h"
 
 typedef struct {
@@ -34,7 +34,8 @@ static icNewtonDef tightDef(void) {
     return d;
 }
 
-// Spec 6.12: no forces, uniform v0: x = x0 + n dt v0, v unchanged (catches the 5.3 bug).
+// No forces, uniform v0: x = x0 + n dt v0, v unchanged (catches the frozen start x_0 = x^n of
+// Sifakis & Barbič 2012, sec. 4.4).
 IC_TEST(fem, newton_free_flight) {
     int64_t bytes = icGetByteCount();
     icTestBody b;
@@ -67,7 +68,7 @@ IC_TEST(fem, newton_free_flight) {
     IC_CHECK_INT(icGetByteCount(), bytes);
 }
 
-// Spec 6.12: free fall follows v += dt g, x += dt v.
+// Free fall follows v += dt g, x += dt v.
 IC_TEST(fem, newton_free_fall) {
     icTestBody b;
     int n[3] = {2, 1, 1};
@@ -97,7 +98,7 @@ IC_TEST(fem, newton_free_fall) {
     freeBody(&b);
 }
 
-// Spec 6.5: an unloaded mesh stays put over 100 steps, for every material.
+// An unloaded mesh stays put over 100 steps, for every material.
 IC_TEST(fem, newton_rest_stability) {
     for (int mi = 0; mi < IC_TEST_MODEL_COUNT; ++mi) {
         icTestBody b;
@@ -131,7 +132,7 @@ static double kineticEnergy(const icFemModel *m, const icReal *v) {
     return e;
 }
 
-// Spec 6.12: momentum conservation without external forces, and energy decay of backward
+// Momentum conservation without external forces, and energy decay of backward
 // Euler (gamma = 0) in a small-deformation oscillation.
 IC_TEST(fem, newton_momentum_and_energy) {
     icTestBody b;
@@ -164,7 +165,7 @@ IC_TEST(fem, newton_momentum_and_energy) {
     freeBody(&b);
 }
 
-// Box [0, 2] x [0, 1] x [0, 1] with symmetry BCs and the x = 2 face prescribed (spec 6.9).
+// Box [0, 2] x [0, 1] x [0, 1] with symmetry BCs and the x = 2 face prescribed.
 typedef struct {
     icTestBody body;
     unsigned char *mask;
@@ -196,7 +197,7 @@ static void freeBar(icTestBar *bar) {
     free(bar->targets);
 }
 
-// Table of spec 6.9 (internal mu = 1.3, lambda = 4.1) for s = 0.8 and 1.3.
+// Closed-form uniaxial values (internal mu = 1.3, lambda = 4.1) for s = 0.8 and 1.3.
 static const struct {
     icMaterialModel model;
     double t[2], p11[2];
@@ -210,7 +211,7 @@ static const struct {
     {IC_MATERIAL_SNH2018, {1.0844067678, 0.8989489702}, {-0.65273139, 0.67709604}},
 };
 
-// Spec 6.9: quasistatic Newton reproduces the homogeneous uniaxial state (lateral stretch
+// Quasistatic Newton reproduces the homogeneous uniaxial state (lateral stretch
 // and reaction force) to 1e-6 on an irregular mesh, for every material.
 IC_TEST(fem, newton_uniaxial_bar) {
     static const double stretches[2] = {0.8, 1.3};
@@ -226,7 +227,7 @@ IC_TEST(fem, newton_uniaxial_bar) {
             memcpy(x, bar.body.rest, sizeof(icReal) * nn);
             icNewtonStats ns;
             icResult res = IC_OK;
-            // Load stepping in four increments (the user's choice, spec 5.5).
+            // Load stepping in four increments (the user's choice).
             for (int k = 1; k <= 4 && res == IC_OK; ++k) {
                 setBarStretch(&bar, 1 + (st - 1) * k / 4);
                 icNewtonInput in = {bar.mask, bar.targets, NULL, {0, 0, 0}};
@@ -259,7 +260,7 @@ IC_TEST(fem, newton_uniaxial_bar) {
     }
 }
 
-// Spec 6.12: with the exact Hessian near the solution Newton converges quadratically.
+// With the exact Hessian near the solution Newton converges quadratically.
 IC_TEST(fem, newton_quadratic_convergence) {
     icTestBar bar;
     IC_REQUIRE(makeBar(&bar, icTest_Material(IC_MATERIAL_COROTATED)));
@@ -297,7 +298,7 @@ IC_TEST(fem, newton_quadratic_convergence) {
     freeBar(&bar);
 }
 
-// Spec 6.7 (solve version): affine boundary, quasistatic solve from rest, interior nodes
+// Patch test, solve version: affine boundary, quasistatic solve from rest, interior nodes
 // reproduce the affine map.
 IC_TEST(fem, newton_patch_test_solve) {
     icTestBody b;
@@ -414,10 +415,10 @@ static double recoverFromPlane(icMaterialModel model, bool scramble, icNewtonSta
     return worst;
 }
 
-// Spec 6.13, robustness. A flattened mesh recovers its rest shape for SNH, MM, corotated and
+// Robustness. A flattened mesh recovers its rest shape for SNH, MM, corotated and
 // SNH 2018. From fully scrambled in-plane positions SNH 2018 recovers every time; MM and
 // SNH (no log term) can end in a compressed local minimum instead (elements near F = 0,
-// which spec 2.5 notes is a local minimum without the log term) - see the next test.
+// which is a local minimum without the log term) - see the next test.
 IC_TEST(fem, newton_recovers_from_plane) {
     static const icMaterialModel models[4] = {IC_MATERIAL_SNH, IC_MATERIAL_MM,
                                               IC_MATERIAL_COROTATED, IC_MATERIAL_SNH2018};
@@ -437,8 +438,8 @@ IC_TEST(fem, newton_recovers_from_plane) {
     }
 }
 
-// Spec 2.5: without the log term F = 0 is a local minimum of the element energy (P(0) = 0,
-// Hessian mu I9); with it (SNH 2018) F = 0 is a saddle.
+// Without the log term of Smith, de Goes & Kim 2018, F = 0 is a local minimum of the element
+// energy (P(0) = 0, Hessian mu I9); with it (SNH 2018) F = 0 is a saddle.
 IC_TEST(fem, collapsed_element_is_local_minimum_without_log_term) {
     static const icMaterialModel models[3] = {IC_MATERIAL_MM, IC_MATERIAL_SNH, IC_MATERIAL_SNH2018};
     for (int mi = 0; mi < 3; ++mi) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Uniaxial stretch equilibria of each material against the closed forms (FEM spec 6.9).
+// Uniaxial stretch equilibria of each material against the closed forms.
 #include "fem/fem_test.h"
 
 static double lateralStress(const icMaterial *m, double s, double t) {
@@ -27,7 +27,7 @@ typedef struct {
     double s, t, p11;
 } icUniaxialRow;
 
-// Spec 6.9 reference values, internal mu = 1.3, lambda = 4.1. Corotated equals linear and
+// Reference values, internal mu = 1.3, lambda = 4.1. Corotated equals linear and
 // SNH without log equals MM (same alpha = 1 + mu/lambda).
 static const icUniaxialRow kRows[] = {
     {IC_MATERIAL_LINEAR, 0.8, 1.0759259259, -0.71740741},
@@ -62,7 +62,7 @@ IC_TEST(fem, uniaxial_reference_table) {
     }
 }
 
-// The closed forms of the spec table (not just the numbers) for a few stretches.
+// The closed forms behind the table (not just the numbers) for a few stretches.
 IC_TEST(fem, uniaxial_closed_forms) {
     const double mu = 1.3, lambda = 4.1;
     const double E = mu * (3 * lambda + 2 * mu) / (lambda + mu), nu = lambda / (2 * (lambda + mu));

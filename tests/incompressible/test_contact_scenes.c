@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The acceptance scenes of seed 003 with contact, scaled down (spec 6.3): sphere drop on the
+// The acceptance scenes of Irving et al. 2007 with contact, scaled down: sphere drop on the
 // ground (Fig. 2), sphere squeezed between closing plates (Fig. 6), a sphere down steps
 // (Fig. 3), tori piling up with self and mutual contact (Fig. 5), and Coulomb friction.
 #include "../collision/collision_testing.h"
@@ -465,7 +465,7 @@ IC_TEST(incomp, tori_pile_keeps_volumes_apart) {
     icDestroyWorld(w);
 }
 
-// Coulomb friction of obstacles (seed 003 leaves it to the collision step; ours cuts the
+// Coulomb friction of obstacles (Irving et al. 2007 leave it to the collision step; ours cuts the
 // tangential end-of-step velocity by mu times the contact's normal impulse over the step): a
 // cube on a 20 degree slope slides as a frictionless block (x = g sin(20) t^2 / 2) with
 // mu = 0, and with mu = 0.6 > tan 20 it is held back strongly. It does not stick exactly:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Tests of the one-ring operators (spec 6.2 U1-U6, U12): gradients, J as the exact Jacobian of
-// the ring volumes, adjointness, momentum, the pressure matrix and the locking count.
+// Tests of the one-ring operators (Irving et al. 2007, sec. 3): gradients, J as the exact
+// Jacobian of the ring volumes, adjointness, momentum, the pressure matrix and the locking
+// count.
 #include "incomp_testing.h"
 
 IC_TEST(incomp, unit_tet_gradients) {
@@ -69,7 +70,7 @@ IC_TEST(incomp, divergence_is_exact_jacobian) {
     for (int k = 0; k < n; ++k) a += Jv[k] * p[k];
     for (int i = 0; i < 3 * n; ++i) b += v[i] * JTp[i];
     IC_CHECK_NEAR(a, b, 1e-13 * fmax(1, fabs(a)));
-    // Momentum: zero net force and torque of J^T p (spec 4.3).
+    // Momentum: zero net force and torque of J^T p (Irving et al. 2007, sec. 3).
     icVec3 force = {0, 0, 0}, torque = {0, 0, 0};
     for (int j = 0; j < n; ++j) {
         icVec3 fj = icVec3_Load(JTp, j);
@@ -120,7 +121,7 @@ IC_TEST(incomp, pressure_matrix_unit_tet_and_assembly) {
     icReal Jdv[4];
     icOneRing_Divergence(g, tets, 1, 4, dv, Jdv);
     for (int k = 0; k < 4; ++k) IC_CHECK_NEAR(Jdv[k], y[k], 1e-15);
-    // Uniform expansion: J v = 1/8 per node; projection leaves J v = 0 (spec 1.8).
+    // Uniform expansion: J v = 1/8 per node; projection leaves J v = 0.
     icReal v[12];
     for (int j = 0; j < 4; ++j)
         for (int i = 0; i < 3; ++i) v[3 * j + i] = x[3 * j + i] - 0.25;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Scenario tests of the incompressible world solver (spec 6.3 S1, scaled down): a sphere
-// dropped on a plane keeps its total volume, standard FEM at nu = 0.45 loses much more, the
-// warm start saves pressure iterations, and a free-flying spinning body keeps its volume.
+// Scenario tests of the incompressible world solver (Irving et al. 2007, Fig. 2, scaled down):
+// a sphere dropped on a plane keeps its total volume, standard FEM at nu = 0.45 loses much
+// more, the warm start saves pressure iterations, and a free-flying spinning body keeps its
+// volume.
 #include "incomp_testing.h"
 
 // Fig. 2 as bench_incompressible drop: mu = 1e4 Pa, dropped from 0.75 m (3.8 m/s at impact),

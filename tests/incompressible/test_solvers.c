@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Tests of the pressure solvers and projections (spec 6.2 U7-U11): MINRES on a singular
-// consistent system, CG vs MINRES, warm starts, Newton convergence of eq. 1, the velocity
-// projection and contact projectors.
+// Tests of the pressure solvers and projections (Irving et al. 2007, secs. 2 and 4): MINRES on
+// a singular consistent system, CG vs MINRES, warm starts, Newton convergence of eq. 1, the
+// velocity projection and contact projectors.
 #include "incomp_testing.h"
 
 typedef struct denseOp {
@@ -155,9 +155,9 @@ IC_TEST(incomp, krylov_warm_start) {
     }
 }
 
-// Spec 5.5: with contacts the right-hand side may leave the range of A. MINRES then stops on
-// Paige and Saunders' ||A r|| test with the least-squares residual, long before its cap, and
-// still converges normally when the same system is consistent.
+// With contacts (Irving et al. 2007, sec. 4) the right-hand side may leave the range of A.
+// MINRES then stops on Paige and Saunders' ||A r|| test with the least-squares residual, long
+// before its cap, and still converges normally when the same system is consistent.
 IC_TEST(incomp, minres_stops_on_inconsistent_systems) {
     enum { N = 120, NULLITY = 4 };
     icTest_Seed(5);

@@ -109,8 +109,8 @@ IC_TEST(io, scene_newton_loads_and_runs) {
 
 // A cube pulled by grips that slide in x and z (two extra pins remove the rigid x/z modes
 // without touching the homogeneous solution) reaches the uniaxial closed form of the MM
-// energy: x = diag(t, s, t) X with volume ratio J = 1 + (mu/lambda)(1 - 1/s) (seed 000,
-// sec. 3; rest shift gamma = 1 + mu/lambda).
+// energy: x = diag(t, s, t) X with volume ratio J = 1 + (mu/lambda)(1 - 1/s) (Macklin &
+// Müller 2021, sec. 3; rest shift gamma = 1 + mu/lambda).
 IC_TEST(io, scene_quasistatic_converges) {
     const char *text =
         "{\"dt\": 1, \"frames\": 2, \"gravity\": [0, -9.81, 0],\n"

@@ -205,7 +205,7 @@ IC_TEST(math, cg_solves_spd_with_each_preconditioner) {
     IC_CHECK_INT(icGetByteCount(), bytes);
 }
 
-// Filtered PCG (spec 5.6) equals the reduced system solved directly.
+// Filtered PCG (Baraff & Witkin 1998) equals the reduced system solved directly.
 IC_TEST(math, cg_filter_matches_reduced_system) {
     int nodes = 12, n = 36;
     icBsr3 a;

@@ -10,8 +10,9 @@ static double orthonormalError(icMat3 u) {
     return icTest_Mat3MaxAbs(d);
 }
 
-// Checks the contract of spec 4.1 and the reconstruction; returns false (after reporting
-// once) on the first violation so a loop over 1e5 matrices does not flood the log.
+// Checks the rotation-variant contract (U, V rotations, s1 >= s2 >= |s3|, s3 with the sign of
+// det A) and the reconstruction; returns false (after reporting once) on the first violation
+// so a loop over 1e5 matrices does not flood the log.
 static bool checkSvd(icMat3 a, const icSvd3 *d, double reconstructionTol, const char *what) {
     double na = sqrt(icMat3_NormSquared(a));
     icMat3 back = icSvd3_Compose(d);
@@ -51,7 +52,7 @@ static icMat3 fromSvd(icMat3 u, icReal a, icReal b, icReal c, icMat3 v) {
     return icSvd3_Compose(&d);
 }
 
-// Spec 6.10: 1e5 random matrices of several kinds and scales.
+// 1e5 random matrices of several kinds and scales.
 IC_TEST(math, svd_random_contract) {
     static const double scales[3] = {1.0, 1e-8, 1e8};
     int failures = 0;
@@ -68,7 +69,7 @@ IC_TEST(math, svd_random_contract) {
         case 3: // rank 1
             a = fromSvd(u, icTest_Uniform(0.5, 2), 0, 0, v);
             break;
-        case 4: // repeated singular values (spec 6: Q1 diag(1.2, 1.2, 0.8) Q2)
+        case 4: // repeated singular values (Q1 diag(1.2, 1.2, 0.8) Q2)
             a = fromSvd(u, 1.2, 1.2, 0.8, v);
             break;
         case 5: // inverted
@@ -141,7 +142,7 @@ IC_TEST(math, svd_degenerate_inputs) {
     IC_CHECK(isnan(d.s.x));
 }
 
-// Spec 6.10: agreement with the reference path of spec 4.3 on well-conditioned matrices.
+// Agreement with the reference path (icMat3_SvdReference) on well-conditioned matrices.
 IC_TEST(math, svd_matches_reference) {
     for (int n = 0; n < 2000; ++n) {
         icMat3 a = icTest_RandomF();
@@ -179,7 +180,7 @@ IC_TEST(math, polar_decomposition) {
     IC_CHECK(icTest_Mat3Diff(r, q) <= 1e-14);
 }
 
-// Spec 6.11: dR = U Om V^T with Om_ij = (dFh_ij - dFh_ji)/(s_i + s_j), dFh = U^T dF V,
+// dR = U Om V^T with Om_ij = (dFh_ij - dFh_ji)/(s_i + s_j), dFh = U^T dF V,
 // against central differences of R(F) from the polar decomposition.
 IC_TEST(math, polar_rotation_differential) {
     int checked = 0;
@@ -188,7 +189,7 @@ IC_TEST(math, polar_rotation_differential) {
         if (n & 1) F.col[2] = icVec3_Neg(F.col[2]);
         icSvd3 d = icMat3_Svd(F);
         icReal s[3] = {d.s.x, d.s.y, d.s.z};
-        if (s[1] + s[2] < 0.1) continue; // keep |s_i + s_j| > 0.1 (spec 6)
+        if (s[1] + s[2] < 0.1) continue; // keep |s_i + s_j| > 0.1
         icMat3 dF = icTest_RandomMat3(1);
         icMat3 dfh = icMat3_Mul(icMat3_Transpose(d.U), icMat3_Mul(dF, d.V));
         icMat3 om = icMat3_Zero();

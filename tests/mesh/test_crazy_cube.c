@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Tests of the crazy cube (seed 000, Fig. 6): terrible quality, yet valid and conforming.
+// Tests of the crazy cube (Macklin & Müller 2021, Fig. 6): terrible quality, yet valid and
+// conforming.
 #include "mesh_testing.h"
 
 #include <stdlib.h>

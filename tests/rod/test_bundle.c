@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Bundles, bones, skinning and viperization (spec 8-10): Umeyama recovers a known similarity,
-// the Hungarian method matches brute force, bones warm-start, skins follow similarities of the
-// rods exactly, and viperization yields rods inside the muscle that combing shortens.
+// Bundles, bones, skinning and viperization (Angles et al. 2019, secs. 7.3, 7.4, 8): Umeyama
+// recovers a known similarity, the Hungarian method matches brute force, bones warm-start,
+// skins follow similarities of the rods exactly, and viperization yields rods inside the muscle
+// that combing shortens.
 #include "test.h"
 
 #include "isochor/rod.h"
@@ -151,7 +152,7 @@ IC_TEST(rod, bundle_errors_and_activation) {
 }
 
 // Bones: pinned ends follow them; the linear-blend warm start carries the free vertices along
-// without injecting velocity (spec 8.7), so the rod translates rigidly.
+// without injecting velocity (Angles et al. 2019, sec. 8.2), so the rod translates rigidly.
 IC_TEST(rod, bone_warm_start) {
     double lag[2];
     for (int warm = 0; warm < 2; ++warm) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Rod constraint kernels (spec 5, 6.4): every correction is W J^T dlambda with J checked
-// against central differences of the constraint function (quaternion blocks on the tangent
-// space of q), one projection of a slightly violated constraint nearly satisfies it, and a
-// free radius relaxes to the volume-preserving value.
+// Rod constraint kernels (Angles et al. 2019, sec. 5 and eq. 31): every correction is
+// W J^T dlambda with J checked against central differences of the constraint function
+// (quaternion blocks on the tangent space of q), one projection of a slightly violated
+// constraint nearly satisfies it, and a free radius relaxes to the volume-preserving value.
 #include "test.h"
 
 #include "isochor/rod.h"
@@ -60,7 +60,7 @@ static void clearWork(icRodWorld *w) {
 
 typedef void icConstraintFn(const icRodWorld *w, int index, double C[3]);
 
-// The constraint functions written from the spec, independently of the kernels.
+// The constraint functions written from their definitions, independently of the kernels.
 static void stretchC(const icRodWorld *w, int index, double C[3]) {
     const icRodModel *m = &w->model;
     int e = m->stretch[index].seg, a = m->seg[2 * e], b = m->seg[2 * e + 1];
@@ -432,7 +432,7 @@ IC_TEST(rod, projection_reduces_violation) {
     printf("  |C| after / before one projection: stretch %.1e, bend %.1e, volume %.1e\n", ratio[0],
            ratio[1], ratio[2]);
     // Volume is scalar: one step of Gauss-Newton. Stretch-shear and bend-twist lose the
-    // radial part of their 4-coefficient quaternion gradient to the renormalisation (spec 4.1,
+    // radial part of their 4-coefficient quaternion gradient to the renormalisation (the
     // Kugelstadt-Schomer form; docs/viper.md), so they only reduce |C| - slowly along d3 when
     // the frame is light (4 wq >> (w_a + w_b)/l^2, as with these physical masses).
     IC_CHECK_MSG(ratio[0] < 0.9, "stretch: %g", ratio[0]);
@@ -466,7 +466,7 @@ IC_TEST(rod, free_radius_relaxes_to_volume) {
     icDestroyRodWorld(w);
 }
 
-// The reference code's counting quirks (spec 4.2) are an A/B switch: same scene, different
+// The reference code's counting quirks are an A/B switch: same scene, different
 // radii, both finite.
 IC_TEST(rod, reference_quirks_switch) {
     double r[2];
@@ -493,7 +493,8 @@ IC_TEST(rod, reference_quirks_switch) {
     IC_CHECK(fabs(r[0] - r[1]) > 1e-6);
 }
 
-// The utility constraints of spec 5.7: gradients, and the maximum distance acts only when long.
+// The reference code's utility constraints: gradients, and the maximum distance acts only when
+// long.
 IC_TEST(rod, gradients_links) {
     icTest_Seed(35);
     double worst = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Pill geometry against brute force (spec 6, 12): point-pill distance, pill-pill search,
-// bounding spheres, segment volume against Monte Carlo and its derivatives.
+// Pill geometry against brute force (Angles et al. 2019, sec. 7.2 and App. D): point-pill
+// distance, pill-pill search, bounding spheres, segment volume against Monte Carlo and its
+// derivatives.
 #include "test.h"
 
 #include "isochor/rod.h"
@@ -11,7 +12,8 @@ static icVec3 randomVec(double s) {
 }
 
 // Brute force: the minimum over a fine t grid of |p - c(t)| - rho(t) (the pill is the union
-// of those balls, spec 6.1), refined by a golden-section search around the best sample.
+// of those balls, Angles et al. 2019, sec. 7.2), refined by a golden-section search around the
+// best sample.
 static double bruteDistance(icVec3 p, icVec3 a, double ra, icVec3 b, double rb) {
     double best = INFINITY, bt = 0;
     const int n = 2000;
@@ -55,7 +57,7 @@ IC_TEST(rod, point_pill_brute_force) {
     IC_CHECK_MSG(worst < 1e-9, "worst %g", worst);
 }
 
-// The gap of spec 6.3 over a dense (u, v) grid, refined around the best cell.
+// The gap of Angles et al. 2019, eq. 29 over a dense (u, v) grid, refined around the best cell.
 static double gridGap(icVec3 a0, double ra0, icVec3 a1, double ra1, icVec3 b0, double rb0,
                       icVec3 b1, double rb1) {
     double best = INFINITY, bu = 0, bv = 0;
@@ -121,7 +123,7 @@ IC_TEST(rod, bounding_sphere_contains_pill) {
     IC_CHECK_INT(bad, 0);
 }
 
-// V + hemispheres (spec 5.6.1) is the volume of the pill (the union of the balls).
+// V + hemispheres is the volume of the pill (the union of the balls).
 IC_TEST(rod, segment_volume_monte_carlo) {
     icTest_Seed(24);
     const double cases[3][3] = {{0.3, 0.12, 0.5}, {0.1, 0.1, 0.4}, {0.05, 0.25, 0.35}};

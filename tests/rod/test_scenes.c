@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The VIPER experiments of spec 12 run from scenes/viper/ with their checks; docs/viper.md
-// lists the figures these tests print.
+// The VIPER experiments (after Angles et al. 2019, Figs. 6-16) run from scenes/viper/ with
+// their checks; docs/viper.md lists the figures these tests print.
 #include "test.h"
 
 #include "isochor/io.h"
@@ -42,7 +42,7 @@ static double segLength(const icReal *x, int a, int b) {
 }
 
 // Relative length error sum |l - lbar| / sum lbar and the relative error of the conserved
-// midpoint measure sum r_m^2 l (spec 12.1), over rod 0.
+// midpoint measure sum r_m^2 l (Angles et al. 2019, Fig. 13), over rod 0.
 static void rodErrors(const icRodWorld *w, double *lengthError, double *volumeError) {
     icRodRange r = icRodWorld_GetRod(w, 0);
     const int *seg = icRodWorld_GetSegments(w);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The XPBD paper's experiments (seed 000, sec. 5) run from the shipped scenes, with their
-// numbers checked. docs/results.md lists the figures these tests print.
+// The XPBD paper's experiments (Macklin & Müller 2021, sec. 5) run from the shipped scenes,
+// with their numbers checked. docs/results.md lists the figures these tests print.
 #include "test.h"
 
 #include "isochor/io.h"
@@ -51,7 +51,8 @@ IC_TEST(paper, stretch_incompressible) {
 }
 
 // Compressible stretch with sliding grips: every tet reaches the uniaxial closed form
-// J = 1 + (mu/lambda)(1 - 1/s) (spec sec. 7) at s = 4.5 / 2.
+// J = 1 + (mu/lambda)(1 - 1/s) (from the energy of Macklin & Müller 2021, sec. 3.3) at
+// s = 4.5 / 2.
 IC_TEST(paper, stretch_closed_form) {
     icScene scene;
     icRunSummary s;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Constraint values and gradients of seed 001 against finite differences, and the
-// Neo-Hookean theorem of the supplemental.
+// Constraint values and gradients (Macklin & Müller 2021, supplement, sec. 1) against finite
+// differences, and the Neo-Hookean theorem of the supplement (sec. 2).
 #include "test.h"
 
 static icMat3 randomMat(double lo, double hi) {

@@ -32,7 +32,8 @@ static double maxDisplacement(const icWorld *world) {
     return worst;
 }
 
-// Seed 000, sec. 3.3: with gamma = 1 + mu/lambda the undeformed state is an equilibrium.
+// Macklin & Müller 2021, sec. 3.3: with gamma = 1 + mu/lambda the undeformed state is an
+// equilibrium.
 // Returns the largest displacement after `steps` steps, relative to the body size 1.
 static double restDrift(double nu, icProjection projection, bool restShift, int steps,
                         int substeps, double *volume) {
@@ -225,7 +226,8 @@ IC_TEST(xpbd, cantilever_sag_independent_of_substeps) {
 }
 
 // A bar with sliding end faces (held only along x) stretched to s: homogeneous uniaxial
-// stress, so every tet reaches J = 1 + (mu/lambda)(1 - 1/s) (spec sec. 7).
+// stress, so every tet reaches J = 1 + (mu/lambda)(1 - 1/s) (from the energy of Macklin &
+// Müller 2021, sec. 3.3).
 static void uniaxial(double nu, double s, icProjection projection) {
     icWorldDef wdef = icDefaultWorldDef();
     wdef.gravity = icVec3_Make(0, 0, 0);
