@@ -40,7 +40,7 @@ bench: build
 sanitize: deps
 	@if tests/fuzz/have_libfuzzer.sh; then \
 	  cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DISOCHOR_WERROR=ON \
-	    -DCMAKE_C_COMPILER=clang -DISOCHOR_FUZZ=ON >/dev/null; \
+	    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DISOCHOR_FUZZ=ON >/dev/null; \
 	else \
 	  echo "sanitize: clang with libFuzzer not found; gcc ASan + UBSan build, no fuzzers"; \
 	  cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DISOCHOR_WERROR=ON \
