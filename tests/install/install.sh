@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs isochor into a scratch prefix and builds every example against the installed tree
-# with pkg-config and with find_package, then runs each (exit 0 and an "ok:" line).
-#   install.sh static SOURCE_DIR BUILD_DIR   the build under test, installed as it is
+# with pkg-config and with find_package, and in a project that add_subdirectory()s isochor,
+# then runs each (exit 0 and an "ok:" line).
+#   install.sh static SOURCE_DIR BUILD_DIR   the build under test, installed as it is; a
+#                                            static add_subdirectory build
 #   install.sh shared SOURCE_DIR             a project that add_subdirectory()s isochor with
 #                                            BUILD_SHARED_LIBS=ON: builds, runs the examples,
 #                                            installs, checks the exported symbols against
 #                                            the headers and loads the libraries with dlopen
+# The add_subdirectory builds are not optimised: they check what is built and linked.
 set -euo pipefail
 mode=$1
 src=$(cd "$2" && pwd)
@@ -59,20 +62,27 @@ against_prefix() {
   run_examples "$work/find_package"
 }
 
-case "$mode" in
-static)
-  cmake --install "$(cd "$3" && pwd)" --prefix "$prefix" >/dev/null
-  against_prefix
-  ;;
-shared)
-  echo "add_subdirectory, BUILD_SHARED_LIBS=ON:"
+# superproject SHARED: isochor embedded with add_subdirectory (only its libraries get built),
+# the examples built against its targets and run.
+superproject() {
+  echo "add_subdirectory, BUILD_SHARED_LIBS=$1:"
   cmake -S "$src/tests/install/superproject" -B "$work/super" -DISOCHOR_SOURCE_DIR="$src" \
-    -DBUILD_SHARED_LIBS=ON -DISOCHOR_INSTALL=ON >/dev/null
+    -DBUILD_SHARED_LIBS="$1" -DISOCHOR_INSTALL=ON >/dev/null
   cmake --build "$work/super" -j "$jobs" >/dev/null
   for target in isochor_tests isochor bench_xpbd; do
     [ ! -e "$work/super/isochor/$target" ] || { echo "the embedded build built $target" >&2; exit 1; }
   done
   run_examples "$work/super/examples"
+}
+
+case "$mode" in
+static)
+  cmake --install "$(cd "$3" && pwd)" --prefix "$prefix" >/dev/null
+  against_prefix
+  superproject OFF
+  ;;
+shared)
+  superproject ON
   cmake --install "$work/super" --prefix "$prefix" >/dev/null
 
   # What the shared libraries export is what the public headers declare: no internal name,
