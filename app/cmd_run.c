@@ -409,6 +409,11 @@ int icCli_Run(int argc, char **argv) {
          diag.code == IC_ERR_UNSUPPORTED || diag.code == IC_ERR_NOT_FINITE || diag.code == IC_ERR_IO) &&
         strcmp(diag.file, args.resumePath) == 0)
         status = 2;
+    // Nothing ran: the error is the whole answer (no summary of an empty world, no stats).
+    if (status == 2) {
+        icScene_Destroy(&scene);
+        return status;
+    }
 
     if (args.statsPath) {
         icDiagnostic statsDiag = {0};

@@ -19,10 +19,10 @@ extern "C" {
 // ---------------------------------------------------------------------------------------
 // Files and paths (what the readers and the scene loader share)
 
-/// Reads a whole file into a NUL-terminated buffer (free with icFree): one allocation sized
-/// by fstat for regular files, a growing buffer for pipes and devices. size may be NULL.
-/// IC_ERR_IO names the file and the reason; IC_ERR_OUT_OF_MEMORY when the buffer cannot be
-/// allocated.
+/// Reads a whole regular file into a NUL-terminated buffer (free with icFree), in one
+/// allocation sized by fstat. size may be NULL. IC_ERR_IO names the file and the reason,
+/// also for a directory, FIFO or device (refused without being opened: a FIFO would block,
+/// /dev/urandom would never end); IC_ERR_OUT_OF_MEMORY when the buffer cannot be allocated.
 icResult icReadFile(const char *path, char **text, size_t *size, icDiagnostic *diag);
 /// The folder part of path ("." when it has none), without the trailing slash.
 void icPath_Dir(const char *path, char *out, size_t size);

@@ -6,6 +6,10 @@
 #include "isochor/formats.h"
 #include "isochor/io.h"
 
+/// IC_OK when path names a regular file (symbolic links followed); otherwise IC_ERR_IO naming
+/// what it is (a directory, a FIFO, a device). It does not open the file: opening a FIFO for
+/// reading blocks until a writer comes, and a device such as /dev/urandom never ends.
+icResult icRequireRegularFile(const char *path, icDiagnostic *diag);
 /// Reads a whole file into a NUL-terminated buffer (free with icFree). IC_ERR_IO names the
 /// file and the reason; IC_ERR_OUT_OF_MEMORY when the buffer cannot be allocated.
 icResult icReadWholeFile(const char *path, char **text, size_t *size, icDiagnostic *diag);

@@ -2,6 +2,7 @@
 // Whole-file reads sized by fstat: one allocation and one pass for the large mesh files
 // (growing a buffer by doubling copies a 40 MB file twice over).
 #define _POSIX_C_SOURCE 200809L
+#include "formats/files_internal.h"
 #include "formats/fmt_internal.h"
 
 #include <errno.h>
@@ -12,11 +13,13 @@
 icResult icReadFile(const char *path, char **text, size_t *size, icDiagnostic *diag) {
     *text = NULL;
     if (size) *size = 0;
+    icResult regular = icRequireRegularFile(path, diag);
+    if (regular != IC_OK) return regular;
     int fd = open(path, O_RDONLY);
     if (fd < 0) return icDiag_Set(diag, IC_ERR_IO, path, 0, "cannot open: %s", strerror(errno));
     struct stat info;
     if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-        // Pipes and devices have no size up front: read them the general way.
+        // Replaced by something else since the check: the general way checks again.
         close(fd);
         return icReadWholeFile(path, text, size, diag);
     }

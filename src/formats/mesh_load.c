@@ -2,6 +2,7 @@
 // icLoadMesh: picks a reader by content and extension, then checks and orients the mesh (a
 // result frame is only checked, never reoriented).
 #define _POSIX_C_SOURCE 200809L
+#include "formats/files_internal.h"
 #include "formats/fmt_internal.h"
 
 #include <stdio.h>
@@ -39,7 +40,8 @@ icMeshFormat icDetectMeshFormat(const char *path) {
     // Content first: a file's own header beats its name.
     char head[512] = {0};
     size_t got = 0;
-    FILE *fp = path ? fopen(path, "rb") : NULL;
+    // Only a regular file is opened here: a FIFO would block the open; the reader reports it.
+    FILE *fp = path && icRequireRegularFile(path, NULL) == IC_OK ? fopen(path, "rb") : NULL;
     if (fp) {
         got = fread(head, 1, sizeof head, fp);
         fclose(fp);

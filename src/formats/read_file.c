@@ -7,10 +7,26 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+
+icResult icRequireRegularFile(const char *path, icDiagnostic *diag) {
+    struct stat info;
+    if (stat(path, &info) != 0)
+        return icDiag_Set(diag, IC_ERR_IO, path, 0, "cannot open: %s", strerror(errno));
+    if (S_ISREG(info.st_mode)) return IC_OK;
+    const char *what = S_ISDIR(info.st_mode)                            ? "a directory"
+                       : S_ISFIFO(info.st_mode)                         ? "a FIFO (named pipe)"
+                       : S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ? "a device"
+                       : S_ISSOCK(info.st_mode)                         ? "a socket"
+                                                                        : "not a plain file";
+    return icDiag_Set(diag, IC_ERR_IO, path, 0, "is %s, not a regular file", what);
+}
 
 icResult icReadWholeFile(const char *path, char **text, size_t *size, icDiagnostic *diag) {
     *text = NULL;
     if (size) *size = 0;
+    icResult regular = icRequireRegularFile(path, diag);
+    if (regular != IC_OK) return regular;
     FILE *fp = fopen(path, "rb");
     if (!fp) return icDiag_Set(diag, IC_ERR_IO, path, 0, "cannot open: %s", strerror(errno));
 

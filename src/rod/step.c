@@ -32,9 +32,12 @@ static void predict(icRodWorld *w, icReal h) {
     icReal kappa = w->def.velocityDamping;
     icVec3 g = w->def.gravity;
     bool viper = w->def.radiusModel == IC_ROD_RADIUS_VIPER;
-    memcpy(k->x0, s->x, sizeof(icReal) * 3 * (size_t)m->vertexCount);
-    memcpy(k->r0, s->r, sizeof(icReal) * (size_t)m->vertexCount);
-    memcpy(k->q0, s->q, sizeof(icReal) * 4 * (size_t)m->segmentCount);
+    // A world without rods has no arrays at all (memcpy from NULL is undefined even for 0).
+    if (m->vertexCount > 0) {
+        memcpy(k->x0, s->x, sizeof(icReal) * 3 * (size_t)m->vertexCount);
+        memcpy(k->r0, s->r, sizeof(icReal) * (size_t)m->vertexCount);
+    }
+    if (m->segmentCount > 0) memcpy(k->q0, s->q, sizeof(icReal) * 4 * (size_t)m->segmentCount);
     for (int i = 0; i < m->vertexCount; ++i) {
         if (m->pinBone[i] != -2) {
             icVec3_Store(s->x, i, pinTarget(m, i, s->time + h));

@@ -207,10 +207,10 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
         icResult r = icCheckpoint_Read(opt.resumePath, world, &resume, diag);
         if (r != IC_OK) return r;
         if (resume.frame > frames) {
+            int at = resume.frame; // read before the record is destroyed
             icRunCheckpoint_Destroy(&resume);
             return icDiag_Set(diag, IC_ERR_BAD_VALUE, opt.resumePath, 0,
-                              "checkpoint is at frame %d, past the run's %d frames",
-                              resume.frame, frames);
+                              "checkpoint is at frame %d, past the run's %d frames", at, frames);
         }
         for (int b = 0; b < scene->bodyCount; ++b) scene->bodies[b].scramble = false;
     }

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// Edges found by hostile input: a refused resume names the checkpoint's real frame and prints
+// nothing else; a scene with an empty rod list runs (no memcpy from NULL, which UBSan reports
+// in the sanitizer build); a FIFO, a directory or a device given as a mesh or scene is refused
+// by name without being opened (a FIFO blocked the reader forever, /dev/zero filled memory).
+#include "test.h"
+
+#include "isochor/scene.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *s_box =
+    "{\"dt\": 0.01, \"frames\": 6, \"solver\": {\"substeps\": 4},\n"
+    " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], \"cells\": 2}}]}\n";
+
+static icResult runScene(const char *text, int frames, const char *checkpoint, const char *resume,
+                         icDiagnostic *diag) {
+    icScene scene;
+    icResult r = icScene_LoadString(text, "edge", ".", &scene, diag);
+    IC_CHECK_MSG(r == IC_OK, "load: %s", diag->message);
+    if (r != IC_OK) return r;
+    icRunOptions options = icDefaultRunOptions();
+    options.writeOutput = false;
+    options.frames = frames;
+    options.checkpointPath = checkpoint;
+    options.checkpointEvery = checkpoint ? frames : 0;
+    options.resumePath = resume;
+    icRunSummary summary;
+    r = icScene_Run(&scene, &options, &summary, diag);
+    icScene_Destroy(&scene);
+    return r;
+}
+
+IC_TEST(reliability, resume_past_the_run_names_the_checkpoint_frame) {
+    char path[1200];
+    IC_FORMAT(path, "%s/edge_resume.ckpt", icTest_TempDir());
+    icDiagnostic diag = {0};
+    IC_CHECK(runScene(s_box, 6, path, NULL, &diag) == IC_OK);
+    memset(&diag, 0, sizeof diag);
+    // The checkpoint is at frame 6; a run of 4 frames cannot continue it.
+    IC_CHECK(runScene(s_box, 4, NULL, path, &diag) == IC_ERR_BAD_VALUE);
+    IC_CHECK_MSG(strstr(diag.message, "checkpoint is at frame 6, past the run's 4 frames"),
+                 "message: %s", diag.message);
+    remove(path);
+}
+
+IC_TEST(reliability, empty_rod_list_runs) {
+    icDiagnostic diag = {0};
+    icResult r = runScene("{\"dt\": 0.01, \"frames\": 3, \"rods\": []}\n", 3, NULL, NULL, &diag);
+    IC_CHECK_MSG(r == IC_OK, "%s", diag.message);
+}
+
+// `isochor run --resume` refused: exit status 2, the error on stderr, and nothing on stdout
+// (no summary of a world that never ran).
+IC_TEST(reliability, cli_refused_resume_prints_only_the_error) {
+    const char *dir = icTest_TempDir();
+    char path[1200];
+    IC_FORMAT(path, "%s/edge.json", dir);
+    FILE *fp = fopen(path, "w");
+    IC_REQUIRE(fp);
+    fputs(s_box, fp);
+    fclose(fp);
+    char args[4000];
+    IC_FORMAT(args, "run '%s' --quiet --out '%s/edge' --checkpoint-every 6", path, dir);
+    icCliRun run = icTest_RunCli(dir, args);
+    IC_CHECK_INT(run.status, 0);
+    icTest_FreeCli(&run);
+    IC_FORMAT(args, "run '%s' --quiet --out '%s/edge' --frames 4 --resume '%s/edge/edge.ckpt'", path,
+              dir, dir);
+    run = icTest_RunCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(run.err && strstr(run.err, "checkpoint is at frame 6, past the run's 4 frames"),
+                 "stderr: %s", run.err ? run.err : "");
+    IC_CHECK_MSG(run.out && run.out[0] == 0, "stdout: %s", run.out ? run.out : "(none)");
+    icTest_FreeCli(&run);
+}
+
+IC_TEST(reliability, special_files_refused_without_blocking) {
+    char fifo[1200], folder[1200];
+    IC_FORMAT(fifo, "%s/mesh_fifo.msh", icTest_TempDir());
+    IC_FORMAT(folder, "%s/mesh_folder.vtu", icTest_TempDir());
+    remove(fifo);
+    IC_REQUIRE(mkfifo(fifo, 0600) == 0);
+    mkdir(folder, 0700);
+    const struct {
+        const char *path, *what;
+    } cases[] = {{fifo, "is a FIFO (named pipe), not a regular file"},
+                 {folder, "is a directory, not a regular file"},
+                 {"/dev/zero", "is a device, not a regular file"}};
+    for (int i = 0; i < 3; ++i) {
+        icDiagnostic diag = {0};
+        // A name without a mesh extension is a TetGen base name (x.node, x.ele): the device
+        // is tried as a scene only.
+        if (i < 2) {
+            icTetMesh mesh;
+            IC_CHECK_INT(icLoadMesh(cases[i].path, NULL, &mesh, NULL, &diag), IC_ERR_IO);
+            IC_CHECK_MSG(strstr(diag.message, cases[i].what) && strcmp(diag.file, cases[i].path) == 0,
+                         "%s: %s: %s", cases[i].path, diag.file, diag.message);
+        }
+        icScene scene;
+        memset(&diag, 0, sizeof diag);
+        IC_CHECK_INT(icScene_Load(cases[i].path, &scene, &diag), IC_ERR_IO);
+        IC_CHECK_MSG(strstr(diag.message, cases[i].what), "scene %s: %s", cases[i].path,
+                     diag.message);
+    }
+    remove(fifo);
+}
