@@ -97,6 +97,7 @@ enum { IC_BENCH_SUBSTEPS = 10 };
 static icWorld *makeWorld(const icTetMesh *mesh, const icBenchConfig *cfg, int workers) {
     icWorldDef def = icDefaultWorldDef();
     def.substeps = IC_BENCH_SUBSTEPS;
+    def.maxSubstepStrain = 0; // a fixed substep count: rates are per substep
     def.workerCount = workers;
     def.precision = cfg->precision;
     def.simd = cfg->simd;

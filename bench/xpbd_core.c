@@ -22,6 +22,8 @@ static void throughput(int cells, icProjection projection) {
     icGenerateBox(&mesh, icVec3_Make(1, 1, 1), c, 6);
     icWorldDef wdef = icDefaultWorldDef();
     wdef.substeps = 10;
+    wdef.maxSubstepStrain = 0; // a fixed substep count: rates are per substep
+    wdef.workerCount = 1;      // the serial figure this bench prints
     wdef.projection = projection;
     icWorld *world = icCreateWorld(&wdef);
     icSoftBodyDef bdef = icDefaultSoftBodyDef();
