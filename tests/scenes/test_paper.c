@@ -128,7 +128,8 @@ IC_TEST(paper, twist_two_quarter_turns) {
     icScene_Destroy(&scene);
 }
 
-// The full 360-degree twist collapses elements near the axis but must stay finite.
+// The full 360-degree twist inverts tets near the axis at the half turn, then unwinds back to
+// the rest shape; the solve must stay finite.
 IC_TEST(paper, twist_full_turn_stays_finite) {
     icScene scene;
     icRunSummary s;
