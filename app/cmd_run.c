@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <unistd.h>
 
 typedef struct icRunArgs {
     const char *scene;
@@ -300,9 +301,18 @@ static void printSummary(const icScene *scene, const icRunSummary *s, int frames
                s->notConverged, s->frames);
     if (wrote) {
         char pvd[2200];
-        pvdPathOf(scene->path, dir, pvd, sizeof pvd);
         printf("output         %s\n", dir);
-        printf("pvd            %s\n", pvd);
+        // The tet collection exists only with tets; rods write theirs (skin.pvd only with a
+        // skinned surface), named here when they are on disk.
+        if (icWorld_GetVertexCount(scene->world) > 0) {
+            pvdPathOf(scene->path, dir, pvd, sizeof pvd);
+            printf("pvd            %s\n", pvd);
+        }
+        const char *rodLists[3] = {"rods", "pills", "skin"};
+        for (int k = 0; scene->rods && k < 3; ++k) {
+            snprintf(pvd, sizeof pvd, "%s/%s.pvd", dir, rodLists[k]);
+            if (access(pvd, F_OK) == 0) printf("pvd            %s\n", pvd);
+        }
     } else {
         printf("output         none\n");
     }

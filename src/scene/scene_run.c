@@ -204,6 +204,9 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
             return icDiag_Set(diag, IC_ERR_UNSUPPORTED, opt.resumePath, 0,
                               "a run writing a pc2 point cache cannot be resumed (the cache is "
                               "written whole at the end); drop \"pc2\" from output.format");
+        if (scene->rods)
+            return icDiag_Set(diag, IC_ERR_UNSUPPORTED, opt.resumePath, 0,
+                              "rods are not checkpointed: a scene with rods cannot be resumed");
         icResult r = icCheckpoint_Read(opt.resumePath, world, &resume, diag);
         if (r != IC_OK) return r;
         if (resume.frame > frames) {
@@ -238,12 +241,10 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
         result = icSurfaceOutput_Open(&surfaceOut, scene, world, out.dir, stem[0] ? stem : "scene",
                                       every, diag);
     }
-    // VIPER rods run beside the tet world (docs/viper.md); checkpoints do not hold them.
+    // VIPER rods run beside the tet world (docs/viper.md); checkpoints do not hold them, so a
+    // scene with rods was refused a resume above.
     icSceneRodOutput rodOut;
     memset(&rodOut, 0, sizeof rodOut);
-    if (result == IC_OK && scene->rods && opt.resumePath)
-        result = icDiag_Set(diag, IC_ERR_UNSUPPORTED, opt.resumePath, 0,
-                            "rods are not checkpointed: a scene with rods cannot be resumed");
     if (result == IC_OK)
         result = icSceneRods_Open(&rodOut, scene, out.dir, frames, every, write, diag);
     int firstFrame = opt.resumePath ? resume.frame + 1 : 1;

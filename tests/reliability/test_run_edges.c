@@ -107,3 +107,27 @@ IC_TEST(reliability, special_files_refused_without_blocking) {
     }
     remove(fifo);
 }
+
+// A scene of rods only: the summary names the collections written (rods.pvd, pills.pvd), not
+// a tet collection that never is; its resume is refused as bad input (exit 2, stdout empty),
+// since checkpoints do not hold rods.
+IC_TEST(reliability, cli_rod_scene_names_its_collections_and_refuses_resume) {
+    const char *dir = icTest_TempDir();
+    const char *scene = icTest_SourcePath("scenes/viper/contraction_rigid.json");
+    char args[4000];
+    IC_FORMAT(args, "run '%s' --quiet --frames 2 --out '%s/rods' --checkpoint-every 2", scene, dir);
+    icCliRun run = icTest_RunCli(dir, args);
+    IC_CHECK_INT(run.status, 0);
+    IC_CHECK_MSG(run.out && strstr(run.out, "/rods/rods.pvd") && strstr(run.out, "/rods/pills.pvd") &&
+                     !strstr(run.out, "contraction_rigid.pvd"),
+                 "stdout: %s", run.out ? run.out : "");
+    icTest_FreeCli(&run);
+    IC_FORMAT(args, "run '%s' --quiet --frames 4 --out '%s/rods' --resume '%s/rods/contraction_rigid.ckpt'",
+              scene, dir, dir);
+    run = icTest_RunCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(run.err && strstr(run.err, "rods are not checkpointed"), "stderr: %s",
+                 run.err ? run.err : "");
+    IC_CHECK_MSG(run.out && run.out[0] == 0, "stdout: %s", run.out ? run.out : "(none)");
+    icTest_FreeCli(&run);
+}
