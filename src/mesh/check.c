@@ -106,7 +106,17 @@ icResult icTetMesh_Check(icTetMesh *mesh, bool strict, icOrientReport *report, i
     for (int t = 0; t < m; ++t) {
         const int *tet = mesh->tets + 4 * (size_t)t;
         icReal det = icMesh_TetDet(mesh->positions, tet), longest;
-        if (isDegenerate(mesh->positions, tet, det, &longest)) {
+        bool degenerate = isDegenerate(mesh->positions, tet, det, &longest);
+        // Coordinates so large that the tet's size or volume overflows are out of range, not
+        // a zero volume.
+        if (!isfinite(longest) || !isfinite(det)) {
+            icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,
+                       "tet %d is too large to measure (its %s overflows): coordinates out of "
+                       "range",
+                       t, isfinite(longest) ? "volume" : "longest edge");
+            return withElement(diag, IC_ERR_BAD_VALUE, t);
+        }
+        if (degenerate) {
             icDiag_Set(diag, IC_ERR_DEGENERATE_ELEMENT, "", 0,
                        "tet %d has zero volume (6V = %.3g, longest edge %.3g)", t, det, longest);
             return withElement(diag, IC_ERR_DEGENERATE_ELEMENT, t);

@@ -131,3 +131,23 @@ IC_TEST(reliability, cli_rod_scene_names_its_collections_and_refuses_resume) {
     IC_CHECK_MSG(run.out && run.out[0] == 0, "stdout: %s", run.out ? run.out : "(none)");
     icTest_FreeCli(&run);
 }
+
+// Coordinates so large that a tet's volume overflows are out of range, reported at the tet's
+// line, not as "zero volume (6V = 1e+308)".
+IC_TEST(reliability, overflowing_tet_is_out_of_range_not_zero_volume) {
+    char path[1200];
+    IC_FORMAT(path, "%s/huge.msh", icTest_TempDir());
+    FILE *fp = fopen(path, "w");
+    IC_REQUIRE(fp);
+    fputs("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n2 1e103 0 0\n3 0 1e103 0\n"
+          "4 0 0 1e103\n$EndNodes\n$Elements\n1\n1 4 0 1 2 3 4\n$EndElements\n",
+          fp);
+    fclose(fp);
+    icTetMesh mesh;
+    icDiagnostic diag = {0};
+    IC_CHECK_INT(icLoadMesh(path, NULL, &mesh, NULL, &diag), IC_ERR_BAD_VALUE);
+    IC_CHECK_INT(diag.line, 13);
+    IC_CHECK_MSG(strstr(diag.message, "too large to measure (its volume overflows)"), "%s",
+                 diag.message);
+    remove(path);
+}
