@@ -22,14 +22,16 @@ static icResult readMaterial(const icSceneReader *r, const cJSON *item, const ch
         IC_OK)
         return e;
     def->model = (icMaterialModel)model;
-    if ((e = icSceneReader_Number(r, item, path, "youngs_modulus", IC_RANGE_POSITIVE,
+    if ((e = icSceneReader_Number(r, item, path, "youngs_modulus",
+                                  (icRange){0, IC_SCENE_MAX_MODULUS, true, false},
                                   &def->youngsModulus)) != IC_OK)
         return e;
     if ((e = icSceneReader_Number(r, item, path, "poisson_ratio", (icRange){0, 0.5, false, false},
                                   &def->poissonRatio)) != IC_OK)
         return e;
-    if ((e = icSceneReader_Number(r, item, path, "density", IC_RANGE_POSITIVE, &def->density)) !=
-        IC_OK)
+    if ((e = icSceneReader_Number(r, item, path, "density",
+                                  (icRange){0, IC_SCENE_MAX_DENSITY, true, false},
+                                  &def->density)) != IC_OK)
         return e;
     return icSceneReader_Number(r, item, path, "damping", IC_RANGE_NON_NEGATIVE, &def->damping);
 }
@@ -199,7 +201,8 @@ static icResult readBody(const icSceneReader *r, const cJSON *item, const char *
                                   icJsonPath_Key(path, "rotate.axis").text,
                                   "the rotation axis must have a length > 0");
     }
-    if ((e = icSceneReader_Vec3(r, item, path, "translate", false, &def.translation)) != IC_OK)
+    if ((e = icSceneReader_Vec3Within(r, item, path, "translate", IC_SCENE_MAX_LENGTH,
+                                        &def.translation)) != IC_OK)
         return e;
     if ((e = icSceneReader_Vec3(r, item, path, "velocity", false, &def.velocity)) != IC_OK)
         return e;

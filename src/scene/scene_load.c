@@ -24,9 +24,9 @@
 //
 // {
 //   "description": "free text, ignored",             optional string
-//   "dt": 0.0166667,                                  seconds per frame, > 0 (required)
+//   "dt": 0.0166667,                                  seconds per frame, 1e-9 to 3600 (required)
 //   "frames": 60,                                     frames to run, integer >= 0
-//   "gravity": [0, -9.81, 0],                         m/s^2, 3 finite numbers
+//   "gravity": [0, -9.81, 0],                         m/s^2, each within +-1e5
 //   "solver": {
 //     "type": "xpbd",                                 "xpbd" (the keys below), "newton" or
 //                                                     "quasistatic" (see scene_newton.c and
@@ -87,12 +87,12 @@
 //                                                     | "neohookean" | "snh" | "snh2018";
 //                                                     the solver refuses models it cannot
 //                                                     minimise (IC_ERR_UNSUPPORTED)
-//       "youngs_modulus": 1e5,                        Pa, > 0
+//       "youngs_modulus": 1e5,                        Pa, > 0, at most 1e13
 //       "poisson_ratio": 0.45,                        [0, 0.5]
-//       "density": 1000,                              kg/m^3, > 0
+//       "density": 1000,                              kg/m^3, > 0, at most 1e6
 //       "damping": 0                                  s, >= 0
 //     },
-//     "translate": [0, 0, 0],                         m, added to the mesh positions
+//     "translate": [0, 0, 0],                         m (each within +-1e6), added to the positions
 //     "velocity": [0, 0, 0],                          m/s, initial velocity
 //     "scramble": {"normal": [0, 1, 0], "seed": 1},   at the start of the first run, flatten
 //                                                     the body onto the plane through its
@@ -325,7 +325,9 @@ static icResult readScene(const icSceneReader *r, const cJSON *root,
     if ((e = icSceneReader_String(r, root, "", "description", &description)) != IC_OK) return e;
 
     if ((e = icSceneReader_Require(r, root, "", "dt", &member)) != IC_OK) return e;
-    if ((e = icSceneReader_Number(r, root, "", "dt", IC_RANGE_POSITIVE, &scene->dt)) != IC_OK)
+    if ((e = icSceneReader_Number(r, root, "", "dt",
+                                     (icRange){IC_SCENE_MIN_DT, IC_SCENE_MAX_DT, false, false},
+                                     &scene->dt)) != IC_OK)
         return e;
     if ((e = icSceneReader_Int(r, root, "", "frames", 0, 2147483647, &scene->frames)) != IC_OK)
         return e;
@@ -333,7 +335,8 @@ static icResult readScene(const icSceneReader *r, const cJSON *root,
 
     icSceneSolver solver = {icDefaultWorldDef(), IC_MODE_DYNAMIC, icDefaultStaticDef(),
                             icDefaultNewtonDef(), icDefaultIncompressibleDef()};
-    if ((e = icSceneReader_Vec3(r, root, "", "gravity", false, &solver.worldDef.gravity)) != IC_OK)
+    if ((e = icSceneReader_Vec3Within(r, root, "", "gravity", IC_SCENE_MAX_GRAVITY,
+                                        &solver.worldDef.gravity)) != IC_OK)
         return e;
     const cJSON *solverItem = cJSON_GetObjectItemCaseSensitive(root, "solver");
     if (solverItem && (e = readSolver(r, solverItem, &solver)) != IC_OK) return e;

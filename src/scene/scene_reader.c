@@ -232,8 +232,22 @@ icResult icSceneReader_String(const icSceneReader *r, const cJSON *obj, const ch
     return IC_OK;
 }
 
+// The array checks of icSceneReader_Vec3, each number within range.
+static icResult readVec3(const icSceneReader *r, const cJSON *obj, const char *path,
+                         const char *key, bool nonZero, icRange range, icVec3 *value);
+
 icResult icSceneReader_Vec3(const icSceneReader *r, const cJSON *obj, const char *path,
                             const char *key, bool nonZero, icVec3 *value) {
+    return readVec3(r, obj, path, key, nonZero, IC_RANGE_ANY, value);
+}
+
+icResult icSceneReader_Vec3Within(const icSceneReader *r, const cJSON *obj, const char *path,
+                                  const char *key, double bound, icVec3 *value) {
+    return readVec3(r, obj, path, key, false, (icRange){-bound, bound, false, false}, value);
+}
+
+static icResult readVec3(const icSceneReader *r, const cJSON *obj, const char *path,
+                         const char *key, bool nonZero, icRange range, icVec3 *value) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!item) return IC_OK;
     icJsonPath p = icJsonPath_Key(path, key);
@@ -247,7 +261,7 @@ icResult icSceneReader_Vec3(const icSceneReader *r, const cJSON *obj, const char
     int i = 0;
     for (const cJSON *e = item->child; e; e = e->next, ++i) {
         icJsonPath ep = icJsonPath_Index(p.text, i);
-        icResult result = icSceneReader_NumberItem(r, e, ep.text, IC_RANGE_ANY, &v[i]);
+        icResult result = icSceneReader_NumberItem(r, e, ep.text, range, &v[i]);
         if (result != IC_OK) return result;
     }
     if (nonZero && v[0] == 0 && v[1] == 0 && v[2] == 0)

@@ -51,6 +51,16 @@ typedef struct icRange {
 #define IC_RANGE_POSITIVE ((icRange){0, INFINITY, true, true})
 #define IC_RANGE_NON_NEGATIVE ((icRange){0, INFINITY, false, true})
 
+// Limits of the quantities isochor can compute with: beyond them a scene is physical
+// nonsense that runs to garbage (a body translated 1e308 m has every tet inverted by
+// round-off), so it is refused at load (docs/scenes.md, "Ranges").
+#define IC_SCENE_MAX_LENGTH 1e6    ///< m: positions, translations (1000 km)
+#define IC_SCENE_MAX_MODULUS 1e13  ///< Pa: Young's modulus (diamond is 1.2e12)
+#define IC_SCENE_MAX_DENSITY 1e6   ///< kg/m^3 (osmium is 2.3e4)
+#define IC_SCENE_MAX_GRAVITY 1e5   ///< m/s^2 per component
+#define IC_SCENE_MIN_DT 1e-9       ///< s per frame
+#define IC_SCENE_MAX_DT 3600       ///< s per frame
+
 // Optional members: when obj has no member `key`, *value is left as it is (the default).
 icResult icSceneReader_Number(const icSceneReader *r, const cJSON *obj, const char *path,
                               const char *key, icRange range, icReal *value);
@@ -67,6 +77,9 @@ icResult icSceneReader_String(const icSceneReader *r, const cJSON *obj, const ch
 /// Array of 3 finite numbers; nonZero refuses the zero vector (directions).
 icResult icSceneReader_Vec3(const icSceneReader *r, const cJSON *obj, const char *path,
                             const char *key, bool nonZero, icVec3 *value);
+/// Array of 3 numbers each within [-bound, bound].
+icResult icSceneReader_Vec3Within(const icSceneReader *r, const cJSON *obj, const char *path,
+                                  const char *key, double bound, icVec3 *value);
 /// A string from names[0..count-1]; *value gets its index.
 icResult icSceneReader_Enum(const icSceneReader *r, const cJSON *obj, const char *path,
                             const char *key, const char *const *names, int count, int *value);
