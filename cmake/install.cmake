@@ -31,8 +31,8 @@ install(FILES ${PROJECT_BINARY_DIR}/isochorConfig.cmake
 
 # pkg-config files find the prefix from where they lie (${pcfiledir}), so they stay right for
 # `cmake --install --prefix` and for a moved tree.
-file(RELATIVE_PATH ic_pc_to_prefix /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)
-string(REGEX REPLACE "/$" "" ic_pc_to_prefix "${ic_pc_to_prefix}")
+# One ".." per folder of LIBDIR/pkgconfig ("lib/pkgconfig" -> "../..").
+string(REGEX REPLACE "[^/]+" ".." ic_pc_to_prefix "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
 set(IC_PC_PREFIX "\${pcfiledir}/${ic_pc_to_prefix}")
 
 # pkg-config: a static library's own dependencies are part of its link line (a user never

@@ -36,8 +36,7 @@ run_examples() {
 # find_package (examples/CMakeLists.txt as a project of its own), then run.
 against_prefix() {
   local libdir pc
-  libdir=$(dirname "$(find "$prefix" -name 'isochor.pc' | head -n 1)")
-  pc="$libdir"
+  pc=$(dirname "$(find "$prefix" -name 'isochor.pc' | head -n 1)")
   libdir=$(dirname "$pc")
   export PKG_CONFIG_PATH="$pc"
   export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
