@@ -9,7 +9,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DISOCHOR_WERROR=ON
 SANITIZE_BUILD ?= build-sanitize
 FUZZ_SECONDS ?= 3
 
-.PHONY: all deps build demo test bench install clean sanitize fuzz-smoke
+.PHONY: all deps build demo test bench results install clean sanitize fuzz-smoke
 
 all: build
 
@@ -34,6 +34,13 @@ install: build
 
 bench: build
 	$(BUILD)/bench_xpbd_core
+
+# Reruns the experiments behind every generated table of docs/results.md and
+# docs/performance.md, writes their figures to bench/results/*.tsv and refills the tables
+# (about an hour; RESULTS_FLAGS=--quick reruns the quick ones, --check compares instead).
+RESULTS_FLAGS ?=
+results: build
+	python3 tools/results/run.py --build $(BUILD) $(RESULTS_FLAGS)
 
 # ASan + UBSan build of everything: clang with the libFuzzer harnesses where clang can link
 # them, gcc otherwise. Its suite skips only the tests labelled `long` (CMakeLists.txt).

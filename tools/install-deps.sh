@@ -6,9 +6,10 @@ set -euo pipefail
 
 # libclang-rt-14-dev: clang's sanitizer and libFuzzer runtimes (`make sanitize`, `make fuzz-smoke`).
 # g++ and pkg-config: the install tests build the examples (one is C++) as a user would;
-# doxygen: the API reference and its check (tools/check-api-docs.sh).
+# doxygen: the API reference and its check (tools/check-api-docs.sh); python3: the published
+# figures' rerun and check (tools/results/run.py).
 packages=(cmake make gcc g++ clang libclang-rt-14-dev libc6-dev pkg-config libcjson-dev zlib1g-dev
-          libexpat1-dev libpng-dev tetgen doxygen)
+          libexpat1-dev libpng-dev tetgen doxygen python3)
 
 missing=()
 for p in "${packages[@]}"; do
