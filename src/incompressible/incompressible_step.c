@@ -2,8 +2,8 @@
 // The IC_SOLVER_INCOMPRESSIBLE world step: modified semi-implicit Newmark with the position
 // correction and the velocity projection (Irving et al. 2007, sec. 2, steps 1-8), deviatoric
 // FEM forces, and obstacle contacts and close surface pairs as constraints in the pressure
-// solves (with the predicted contacts, eq. 1 Newton iterations and adaptive substeps of
-// docs/results.md).
+// solves, with the additions docs/results.md lists ("Where isochor's step differs from the
+// paper's"): predicted contacts, Newton iterations of eq. 1 and adaptive substeps.
 #define _POSIX_C_SOURCE 200809L
 #include "collision/collision_internal.h"
 #include "core/hash.h"
@@ -562,7 +562,7 @@ static void filterContacts(const icIncompressibleCache *c, const icReal *base, i
 // small rings of surface vertices (two tets, against an interior ring's 24) kept the loop going
 // for errors worth 1e-4 of a typical ring: in the 104k sphere's impact they were the worst rings
 // of the third to fifth solves, and the default floor takes 22 % of the pressure iterations off
-// with the same volume figures (docs/results.md). Vertices of no body keep their own volume.
+// with the same volume figures. Vertices of no body keep their own volume.
 static void ringErrorScales(icIncompressibleCache *c, const icModel *m, icReal floor) {
     for (int k = 0; k < c->n; ++k) c->errorScale[k] = fabs(c->target[k]);
     for (int b = 0; b < m->bodyCount; ++b) {
@@ -590,7 +590,7 @@ static void ringErrorScales(icIncompressibleCache *c, const icModel *m, icReal f
 // Warm start (not in the paper): the pressure that holds a body up or squeezed changes little from
 // one substep to the next, so the first solve starts from the last substep's total (in Pa, times
 // this substep's dt). It stops on the same residual, 1 % of its right-hand side, and took 16-21 %
-// fewer pressure iterations on the sphere drops (docs/results.md). The later Newton solves start
+// fewer pressure iterations on the sphere drops. The later Newton solves start
 // from zero: their right-hand sides are what the earlier ones left, unlike last substep's. So does
 // the velocity projection: its pressure answers this substep's collisions, and seeding it with the
 // last one's cost iterations and inverted tets at 5 steps a frame.

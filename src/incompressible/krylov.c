@@ -15,7 +15,7 @@
 // One chain cost ~4 cycles an element, two sums of 20k elements a MINRES iteration at 104k tets
 // (`bench_incompressible product 32 1`: 1.27-1.54 against 1.39-1.74 ms an iteration; on two
 // workers within the host's noise). Running the vector passes on the workers as well was slower
-// (three more hand-overs an iteration; docs/results.md, "Steps per frame, and MINRES's sums").
+// (three more hand-overs an iteration).
 typedef struct laneSum {
     icReal s[4];
 } laneSum;
@@ -59,7 +59,7 @@ static void applyOp(const scaledOp *s, const icReal *x, icReal *y) {
 }
 
 // The least-squares stop is this fraction of the relative tolerance: 1e-4 at the default 1 %.
-// Measured (docs/results.md): no consistent solve of a 25k-tet sphere drop came within 3x of it
+// Measured: no consistent solve of a 25k-tet sphere drop came within 3x of it
 // before converging; of the 2,831 solves it stopped there and in the tori pile, all but 6 had
 // their residual within 1 % of where 200 iterations leave it (those 6 sat on a plateau the cap
 // took down to 0.73-0.87 of it).

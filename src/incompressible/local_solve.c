@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The later Newton solves of eq. 1 (Irving et al. 2007, sec. 2, iterated) on the rings still
 // off their goal and a few rings around them. After the first solve of a 104k-tet impact
-// substep ~300 of ~20k rings are above the tolerance and ~40 after the second
-// (docs/results.md), but a solve over the whole mesh costs a whole-mesh product per iteration
+// substep ~300 of ~20k rings are above the tolerance and ~40 after the second,
+// but a solve over the whole mesh costs a whole-mesh product per iteration
 // and these solves took two thirds of the impact's pressure iterations. Restricted, each
 // iteration costs what the sub-mesh does. The pressure is zero outside the domain, so its edge
 // rings move a little; the Newton loop checks every ring after each solve and takes another
