@@ -70,9 +70,17 @@ typedef enum icHealthPolicy {
                        ///< with the incompressible solver's contact memory)
 } icHealthPolicy;
 
+/// |V/V0| beyond which a checked step fails as diverged (IC_ERR_NUMERICAL, under every policy
+/// but IC_HEALTH_OFF): no soft body gains two orders of magnitude of volume or turns inside
+/// out that far as a whole, so every figure after such a step would be noise. (Tenfold is
+/// reachable: a compressible body whose pins drag a slab away.)
+#define IC_HEALTH_MEANINGLESS_VOLUME_RATIO 100.0
+
 /// Cheap checks after every step (one pass over vertices and one over tets). A step that
 /// produces NaN or infinite positions or velocities fails (IC_ERR_NUMERICAL) under every
-/// policy; the other checks are warnings, counted per world (icWorld_GetHealth).
+/// policy, and so does, under every policy but off, one that ends with |V/V0| >
+/// IC_HEALTH_MEANINGLESS_VOLUME_RATIO; the other checks are warnings, counted per world
+/// (icWorld_GetHealth).
 typedef struct icHealthDef {
     icHealthPolicy policy; ///< default IC_HEALTH_REPORT
     icReal maxSpeed;       ///< m/s, > 0: a faster vertex is a warning (clamped under

@@ -2,6 +2,7 @@
 // Plane and collider contact of the force-based solvers as terms of the potential Newton
 // minimises, so that the line search and the convergence test keep their meaning:
 //   penalty   E_n = k/2 max(0, -g(x))^2, g = signed distance - thickness, Hessian k n n^T
+//             (for g <= 0: the one-sided Hessian on the contact side)
 //             (exact for planes and box faces; the curvature term of round and mesh colliders
 //             is dropped, which keeps the block PSD);
 //   friction  E_f = mu lambda f0(|P (x - x^n - s)|) (IPC, Li et al. 2020, eqs. 14-16): the
@@ -211,7 +212,10 @@ icReal icContactPotential_Evaluate(void *context, const icReal *x, icReal *f, ic
             const icContactObstacle *o = &c->obstacles[i];
             if (o->collider && !c->onSurface[v]) continue;
             icReal g = gapAt(o, &o->x1, p, 0, &n, &q);
-            if (!(g < 0)) continue;
+            // A vertex exactly on the surface (g = 0: a body placed resting on the ground)
+            // has no force yet but takes the contact's stiffness: without it a quasistatic
+            // solve sees an unsupported body, a singular system, and diverges.
+            if (!(g <= 0)) continue;
             touched = true;
             energy += 0.5 * k * g * g;
             force = icVec3_MulAdd(force, -k * g, n);

@@ -309,6 +309,16 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
                                 frame, health.lastWarning);
             break;
         }
+        // The health check found a state without meaning (a diverged solve): its warning
+        // names the figure.
+        if (step == IC_ERR_NUMERICAL && !stats.nan && isfinite(ratio) &&
+            fabs(ratio) > IC_HEALTH_MEANINGLESS_VOLUME_RATIO) {
+            summary->volumeRatioFinal = ratio;
+            done = frame;
+            result = icDiag_Set(diag, IC_ERR_NUMERICAL, name, 0, "frame %d: %s", frame,
+                                icWorld_GetHealth(world).lastWarning);
+            break;
+        }
         if (step == IC_ERR_NUMERICAL || stats.nan || !isfinite(ratio)) {
             summary->nan = true;
             done = frame;

@@ -147,6 +147,17 @@ icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats)
                      (double)def->maxVolumeDrift);
             warn(world, &h->volumeWarnings, what);
         }
+        // No soft body gains two orders of magnitude of volume or turns that far inside out
+        // (tenfold is reachable: pins dragging a slab of a compressible body away): beyond it
+        // the solve diverged and every later figure is noise, so the step fails under every
+        // policy that checks (the run ends with the frame and the figure).
+        icReal ratio = m->totalRestVolume > 0 ? volume / m->totalRestVolume : 1;
+        if (fabs(ratio) > IC_HEALTH_MEANINGLESS_VOLUME_RATIO) {
+            snprintf(what, sizeof what, "V/V0 = %.3g, beyond %g times the rest volume: the solve "
+                     "diverged", (double)ratio, IC_HEALTH_MEANINGLESS_VOLUME_RATIO);
+            warn(world, &h->volumeWarnings, what);
+            result = IC_ERR_NUMERICAL;
+        }
     }
 
     if (def->policy == IC_HEALTH_STOP && h->warnings > warningsBefore) {
