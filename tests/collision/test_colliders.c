@@ -82,6 +82,7 @@ IC_TEST(collision, incline_on_every_collider) {
     static const char *const names[] = {"sphere", "box", "capsule", "mesh"};
     double mu = tan(s_slope); // 0.364
     double thickness = 0.002;
+    double worstMu = 0, worstStick = 0; // for the summary line
     for (int shape = 0; shape < 4; ++shape) {
         double gapLo, gapHi, gapLo2, gapHi2;
         double slide = incline((icColliderShape)shape, 0.8 * mu, thickness, &gapLo, &gapHi);
@@ -94,6 +95,8 @@ IC_TEST(collision, incline_on_every_collider) {
         printf("  %-8s mu 0.8 tan: slid %.4f m (closed form %.4f, mu seen %.4f of %.4f); "
                "mu 1.2 tan: %.2e m; gap %.5f .. %.5f m (thickness %.3f)\n",
                names[shape], slide, a / 4, muSeen, 0.8 * mu, stick, gapLo, gapHi, thickness);
+        worstMu = fmax(worstMu, fabs(muSeen - 0.8 * mu) / (0.8 * mu));
+        worstStick = fmax(worstStick, fabs(stick));
         IC_CHECK_MSG(fabs(muSeen - 0.8 * mu) < 0.05 * 0.8 * mu, "%s: slid %g, expected %g",
                      names[shape], slide, a / 4);
         IC_CHECK_MSG(fabs(stick) < 1e-3, "%s: sticking block moved %g m", names[shape], stick);
@@ -105,6 +108,8 @@ IC_TEST(collision, incline_on_every_collider) {
                      "%s: resting layer at %g .. %g, thickness %g", names[shape], gapLo2, gapHi2,
                      thickness);
     }
+    printf("  every collider: mu seen within %.1f %% of the given one; at mu 1.2 tan moved at most "
+           "%.1e m\n", 100 * worstMu, worstStick);
 }
 
 IC_TEST(collision, distances_match_closed_forms) {

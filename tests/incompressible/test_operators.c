@@ -187,6 +187,8 @@ IC_TEST(incomp, locking_count) {
     for (int r = 0; r < n; ++r)
         for (int k = J.rowStart[r]; k < J.rowStart[r + 1]; ++k) ring[(size_t)r * 3 * n + J.col[k]] = J.values[k];
     int ringRank = incompRank(ring, n, 3 * n, 1e-8);
+    printf("  perturbed 4x4x4 Kuhn cube: per-tet rank %d, one-ring rank %d (%d free modes)\n",
+           tetRank, ringRank, 3 * n - ringRank);
     IC_CHECK_INT(tetRank, 352);   // 375 - 352 = 23 admissible modes (6 rigid)
     IC_CHECK_INT(ringRank, 122);  // 253 admissible modes
     free(perTet);

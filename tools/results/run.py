@@ -10,6 +10,8 @@ fills the generated tables of the docs from those files (`make results`).
                                           a page's tables differ from the files, or when a
                                           table of docs/results.md is not generated
     tools/results/run.py --tables         refill the tables from the stored files only
+    tools/results/run.py --list           the sections and their sources (--section S and
+                                          --source NAME rerun a part)
 
 A page quotes a figure in its prose as <!--f SECTION/ID-->VALUE<!--/f-->; a section lists
 the pages other than DOC that do so in PAGES.
@@ -34,8 +36,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 RESULTS_DIR = os.path.join(ROOT, "bench", "results")
 # Pages whose every table must be generated (the check lists any that is not).
 STRICT_PAGES = ["docs/results.md"]
-BLOCK = re.compile(r"(<!-- generated table (\S+) [^\n]*-->\n)(.*?)(<!-- end generated table -->)",
-                   re.DOTALL)
+BLOCK = re.compile(
+    r"(<!-- generated table ([^\s:]+):? [^\n]*-->\n)(.*?)(<!-- end generated table -->)", re.DOTALL)
 FIELD = re.compile(r"\{\{([^{}]+)\}\}")
 # A figure quoted in a page's prose: <!--f SECTION/ID-->1454<!--/f--> (the comments do not show).
 INLINE = re.compile(r"<!--f (\S+?)/(\S+?)-->(.*?)<!--/f-->")
@@ -119,11 +121,12 @@ def run_source(name, source, build):
     return done.stdout, source.command.format(build="build", tmp="DIR")
 
 
-def rerun(section, build, quick, problems):
-    """Reruns the section's sources (the quick ones when `quick`): {id: (display, raw, command)}."""
+def rerun(section, build, quick, only, problems):
+    """Reruns the section's sources (the quick ones when `quick`, those named in `only` when it
+    is not empty): {id: (display, raw, command)}."""
     fresh = {}
     for name, source in section.SOURCES.items():
-        if quick and not source.quick:
+        if (quick and not source.quick) or (only and name not in only):
             continue
         try:
             output, command = run_source(name, source, build)
@@ -230,10 +233,21 @@ def main():
                         help="rerun nothing; refill the tables from the stored files")
     parser.add_argument("--section", action="append", default=[],
                         help="only this section (repeatable)")
+    parser.add_argument("--source", action="append", default=[],
+                        help="only this source of the sections (repeatable; --list names them)")
+    parser.add_argument("--list", action="store_true",
+                        help="list the sections and their sources, and run nothing")
     args = parser.parse_args()
     build = os.path.relpath(os.path.abspath(args.build), ROOT)
     sections = load_sections(args.section)
     problems = []
+    if args.list:
+        for section in sections:
+            print(f"{section.SECTION} ({section.DOC}):")
+            for name, source in section.SOURCES.items():
+                kind = "quick" if source.quick else ("timing" if source.timing else "full")
+                print(f"  {name:28} {kind:6} {source.command}")
+        return 0
 
     stored = {s.SECTION: read_tsv(s) for s in sections}
     rows = {}
@@ -241,7 +255,7 @@ def main():
         fresh = {}
         if not args.tables:
             print(f"{section.SECTION}:", flush=True)
-            fresh = rerun(section, build, args.quick, problems)
+            fresh = rerun(section, build, args.quick, set(args.source), problems)
         if args.check:
             compare(section, stored[section.SECTION], fresh, problems)
             rows[section.SECTION] = stored[section.SECTION]
@@ -272,7 +286,7 @@ def main():
                 if new != text:
                     problems.append(f"{page}: its generated tables differ from bench/results "
                                     f"(run tools/results/run.py --tables)")
-            elif new != text:
+            elif new != text and not problems:
                 write_atomically(path, new)
                 print(f"updated {page}")
     if args.check and not args.section:
