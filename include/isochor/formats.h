@@ -51,6 +51,12 @@ icResult icAtomicFile_Open(icAtomicFile *file, const char *path, icDiagnostic *d
 icResult icAtomicFile_Commit(icAtomicFile *file, icDiagnostic *diag);
 /// Closes and removes the temporary; the final path is untouched.
 void icAtomicFile_Abort(icAtomicFile *file);
+/// Removes the temporaries that writers killed before Commit left in directory: regular files
+/// named "NAME.tmp.PID" whose process no longer runs (a live writer's are kept). Stores how
+/// many were removed in *removed (may be NULL). A folder that does not exist holds none (IC_OK);
+/// one that cannot be read gives IC_ERR_IO. `isochor run` calls it on its output and
+/// checkpoint folders before writing.
+icResult icAtomicFile_RemoveStale(const char *directory, int *removed, icDiagnostic *diag);
 /// Creates a directory and its parents (like mkdir -p). IC_ERR_IO on failure.
 icResult icMakeDirectories(const char *path, icDiagnostic *diag);
 

@@ -134,6 +134,10 @@ void icColouring_Destroy(icColouring *colouring);
 /// True when no two tets of any colour share a vertex.
 bool icColouring_IsValid(const icColouring *colouring, const icTetMesh *mesh);
 
+/// The most tets a box, sphere or torus generator makes from its grid (cells x split, counted
+/// over the whole grid before carving); more gives IC_ERR_INVALID_ARGUMENT.
+#define IC_GENERATE_MAX_TETS (INT32_MAX / 4)
+
 /// Box generator: [-size/2, size/2] (m) centred at the origin, split into cells[0..2] hex cells,
 /// each cut into 5 or 6 tets (split = 5 alternates the 5-tet pattern so faces match).
 icResult icGenerateBox(icTetMesh *mesh, icVec3 size, const int cells[3], int split);

@@ -3,8 +3,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "isochor/io.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -62,6 +65,45 @@ void icAtomicFile_Abort(icAtomicFile *file) {
     file->fp = NULL;
     if (file->tempPath[0]) remove(file->tempPath);
     file->tempPath[0] = 0;
+}
+
+// The writer's process id when name is "NAME.tmp.PID" (the temporaries icAtomicFile_Open
+// makes), else 0.
+static long temporaryOwner(const char *name) {
+    const char *tag = NULL;
+    for (const char *s = strstr(name, ".tmp."); s; s = strstr(s + 1, ".tmp.")) tag = s;
+    if (!tag || tag == name) return 0;
+    const char *digits = tag + 5;
+    size_t count = strspn(digits, "0123456789");
+    if (count == 0 || count > 9 || digits[count] != 0) return 0;
+    return strtol(digits, NULL, 10);
+}
+
+icResult icAtomicFile_RemoveStale(const char *directory, int *removed, icDiagnostic *diag) {
+    if (removed) *removed = 0;
+    DIR *dir = opendir(directory && directory[0] ? directory : ".");
+    if (!dir) {
+        if (errno == ENOENT) return IC_OK; // nothing written there yet
+        return icDiag_Set(diag, IC_ERR_IO, directory, 0, "cannot read the folder: %s",
+                          strerror(errno));
+    }
+    long self = (long)getpid();
+    for (struct dirent *entry; (entry = readdir(dir));) {
+        long owner = temporaryOwner(entry->d_name);
+        if (owner <= 0 || owner == self) continue;
+        // A writer that still runs (or runs as another user: EPERM) keeps its temporary;
+        // only one whose process is gone left it behind.
+        if (kill((pid_t)owner, 0) == 0 || errno != ESRCH) continue;
+        char path[1400];
+        int n = snprintf(path, sizeof path, "%s/%s", directory && directory[0] ? directory : ".",
+                         entry->d_name);
+        struct stat info;
+        if (n < 0 || (size_t)n >= sizeof path || lstat(path, &info) != 0 || !S_ISREG(info.st_mode))
+            continue;
+        if (remove(path) == 0 && removed) ++*removed;
+    }
+    closedir(dir);
+    return IC_OK;
 }
 
 // Creates one directory; an existing directory is fine.

@@ -9,7 +9,7 @@ icResult icGenerateBox(icTetMesh *mesh, icVec3 size, const int cells[3], int spl
         return IC_ERR_INVALID_ARGUMENT;
     if (cells[0] < 1 || cells[1] < 1 || cells[2] < 1 || (split != 5 && split != 6))
         return IC_ERR_INVALID_ARGUMENT;
-    if ((int64_t)cells[0] * cells[1] * cells[2] * split > INT32_MAX / 4)
+    if ((int64_t)cells[0] * cells[1] * cells[2] * split > IC_GENERATE_MAX_TETS)
         return IC_ERR_INVALID_ARGUMENT;
     icReal *coords[3] = {NULL, NULL, NULL};
     icResult result = IC_OK;

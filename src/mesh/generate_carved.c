@@ -55,7 +55,7 @@ static icResult snapToSurface(icTetMesh *mesh, icProjectFn *project, const icRea
 static icResult carve(icTetMesh *mesh, const int cells[3], icReal h, int split, icInsideFn *inside,
                       const icReal *shape) {
     const int64_t gridCells = (int64_t)cells[0] * cells[1] * cells[2];
-    if (gridCells * split > INT32_MAX / 4) return IC_ERR_INVALID_ARGUMENT;
+    if (gridCells * split > IC_GENERATE_MAX_TETS) return IC_ERR_INVALID_ARGUMENT;
     icReal *coords[3] = {NULL, NULL, NULL};
     unsigned char *keep = IC_ALLOC(unsigned char, gridCells);
     icResult result = keep ? IC_OK : IC_ERR_OUT_OF_MEMORY;

@@ -43,6 +43,13 @@ static icResult readSplit(const icSceneReader *r, const cJSON *obj, const char *
 static icResult generated(const icSceneReader *r, const cJSON *item, const char *path,
                           const char *what, icResult result) {
     if (result == IC_OK) return IC_OK;
+    // The keys are in range one by one (the reader checked them); together they ask for a
+    // grid larger than a generated mesh holds.
+    if (result == IC_ERR_INVALID_ARGUMENT)
+        return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, item, path,
+                                  "cannot generate the %s: its cells make more than %d tets, the "
+                                  "most a generated mesh holds; use fewer cells",
+                                  what, IC_GENERATE_MAX_TETS);
     return icSceneReader_Fail(r, result, item, path, "cannot generate the %s: %s", what,
                               icResult_Message(result));
 }

@@ -90,6 +90,8 @@ static icResult openOutput(icRunOutput *o, const icScene *scene, const char *dir
     snprintf(o->pvdPath, sizeof o->pvdPath, "%s/%s.pvd", dir, stem[0] ? stem : "scene");
     if (write) {
         icResult r = icMakeDirectories(dir, diag);
+        // A run killed while writing (SIGKILL, power loss) left its temporaries here.
+        if (r == IC_OK) r = icAtomicFile_RemoveStale(dir, NULL, diag);
         if (r != IC_OK) return r;
     }
 
@@ -233,6 +235,11 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
     summary->tets = out.tetCount;
     icResult result = openOutput(&out, scene, opt.outputDir ? opt.outputDir : scene->outputDir,
                                  frames, every, write, diag);
+    if (result == IC_OK && opt.checkpointPath) {
+        char checkpointDir[1024];
+        icPath_Dir(opt.checkpointPath, checkpointDir, sizeof checkpointDir);
+        result = icAtomicFile_RemoveStale(checkpointDir, NULL, diag);
+    }
     icSurfaceOutput surfaceOut;
     memset(&surfaceOut, 0, sizeof surfaceOut);
     if (result == IC_OK && write && out.vertexCount > 0) { // none for a scene of rods only

@@ -28,6 +28,16 @@ IC_TEST(reliability, scene_validation_audit) {
     expect(doc, IC_ERR_BAD_VALUE, 2, "frames: 1e+20 is too large (at most 2147483647)");
     IC_FORMAT(doc, "{\"dt\": 0.01, \"solver\": {\n\"substeps\": 3e9}, \"bodies\": [{%s}]}", box);
     expect(doc, IC_ERR_BAD_VALUE, 2, "solver.substeps: 3e+09 is too large (at most 2147483647)");
+    // Cells in range one by one whose grid is larger than a generated mesh holds (the
+    // generator said "invalid argument"); the line is the "mesh" key's.
+    IC_FORMAT(doc, "{\"dt\": 0.01, \"bodies\": [{\"mesh\":\n{\"generate\": \"box\", "
+                   "\"cells\": 1000}}]}");
+    expect(doc, IC_ERR_BAD_VALUE, 1,
+           "bodies[0].mesh: cannot generate the box: its cells make more than 536870911 tets");
+    IC_FORMAT(doc, "{\"dt\": 0.01, \"bodies\": [{\"mesh\":\n{\"generate\": \"sphere\", "
+                   "\"cells\": 1000}}]}");
+    expect(doc, IC_ERR_BAD_VALUE, 1,
+           "bodies[0].mesh: cannot generate the sphere: its cells make more than 536870911 tets");
     // nu = 0 is in [0, 0.5] but the mm energy refuses it: the path is the key's.
     IC_FORMAT(doc, "{\"dt\": 0.01, \"bodies\": [{%s,\n\"material\": {\"poisson_ratio\": 0}}]}",
               box);
