@@ -1,21 +1,11 @@
 # SPDX-License-Identifier: MIT
 """Figures of the volume-conserving FEM section of docs/results.md (Irving et al. 2007)."""
 
-from manifest import Figure, Source
+from manifest import Figure, Source, scene_source, test_source
+from manifest import stat_pattern as stat
 
 SECTION = "incompressible"
 DOC = "docs/results.md"
-
-
-def scene(path):
-    """A scene run without output files, then its stats JSON."""
-    return (f"{{build}}/isochor run {path} --no-output --quiet --stats {{tmp}}/stats.json "
-            f"&& cat {{tmp}}/stats.json")
-
-
-def stat(key):
-    """A key of `isochor run --stats` JSON."""
-    return rf'"{key}": ([0-9.eE+-]+)'
 
 
 NUMBER = r"([0-9.eE+-]+)"
@@ -24,15 +14,14 @@ SOURCES = {
     "drop": Source("{build}/bench_incompressible drop 8 1.0", quick=True),
     "plates8": Source("{build}/bench_incompressible plates 8", quick=True),
     "plates12": Source("{build}/bench_incompressible plates 12"),
-    "plates_scene": Source(scene("scenes/incompressible/plates.json")),
-    "stairs": Source(scene("scenes/incompressible/stairs.json")),
-    "tori": Source(scene("scenes/incompressible/tori_pile.json")),
+    "plates_scene": scene_source("scenes/incompressible/plates.json", stats=True),
+    "stairs": scene_source("scenes/incompressible/stairs.json", stats=True),
+    "tori": scene_source("scenes/incompressible/tori_pile.json", stats=True),
     "drop_soft": Source("IC_MU=7e3 IC_DROP_HEIGHT=0.7 IC_MAX_STEP_MOTION=0.25 "
                         "{build}/bench_incompressible drop 8 0.8"),
-    "resting": Source("{build}/isochor_tests incomp.resting_sphere_rests_with_the_end_projection",
-                      quick=True),
-    "locking": Source("{build}/isochor_tests incomp.locking_count", quick=True),
-    "slope": Source("{build}/isochor_tests incomp.obstacle_friction_on_a_slope", quick=True),
+    "resting": test_source("incomp.resting_sphere_rests_with_the_end_projection"),
+    "locking": test_source("incomp.locking_count"),
+    "slope": test_source("incomp.obstacle_friction_on_a_slope"),
     "newton1_plates": Source("IC_NEWTON=1 {build}/bench_incompressible plates 8"),
     "timing_104k": Source("{build}/bench_incompressible timing 32 12 2", timing=True),
     "timing_104k_2steps": Source("{build}/bench_incompressible timing 32 12 2 2", timing=True),

@@ -66,6 +66,25 @@ class Figure:
         return re.sub(r"e\+?(-?)0*([0-9])", r"e\1\2", format(value, self.fmt))
 
 
+def test_source(name, quick=True):
+    """One test of build/isochor_tests (tests print their figures)."""
+    return Source("{build}/isochor_tests " + name, quick=quick)
+
+
+def scene_source(path, options="", stats=False, quick=False):
+    """`isochor run` of a scene without output files: its summary and, with `stats`, its
+    `--stats` JSON after it (read keys with stat_pattern)."""
+    command = f"{{build}}/isochor run {path} --no-output --quiet{options}"
+    if stats:
+        command += " --stats {tmp}/stats.json && cat {tmp}/stats.json"
+    return Source(command, quick=quick)
+
+
+def stat_pattern(key):
+    """The number of a key of `isochor run --stats` JSON."""
+    return rf'"{key}": ([0-9.eE+-]+)'
+
+
 def last_digit_unit(text):
     """One unit in the last digit of a displayed number: "0.9595" -> 1e-4, "1,454" -> 1."""
     number = re.search(r"[0-9][0-9,]*(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?", text)

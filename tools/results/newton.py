@@ -2,7 +2,7 @@
 """Figures of the force-based Newton section of docs/results.md (Sifakis & Barbič 2012 against
 XPBD, Macklin & Müller 2021, Table 1 and Figs. 4-5) and of its contact checks."""
 
-from manifest import Figure, Source
+from manifest import Figure, Source, scene_source, stat_pattern, test_source
 
 SECTION = "newton"
 DOC = "docs/results.md"
@@ -10,14 +10,13 @@ DOC = "docs/results.md"
 SOURCES = {
     "stretch": Source("{build}/bench_newton_vs_xpbd stretch"),
     "twist": Source("{build}/bench_newton_vs_xpbd twist"),
-    "twist_scene": Source("{build}/isochor run scenes/newton/twist_2x90.json --no-output --quiet "
-                          "--stats {tmp}/stats.json && cat {tmp}/stats.json"),
-    "derivatives": Source("{build}/isochor_tests fem.contact_potential_derivatives", quick=True),
-    "static_weight": Source("{build}/isochor_tests fem.newton_contact_static_weight", quick=True),
-    "drop": Source("{build}/isochor_tests fem.newton_contact_drop_comes_to_rest", quick=True),
-    "pushes": Source("{build}/isochor_tests fem.newton_contact_collider_pushes", quick=True),
-    "sticks": Source("{build}/isochor_tests fem.newton_contact_slope_sticks", quick=True),
-    "slides": Source("{build}/isochor_tests fem.newton_contact_slope_slides", quick=True),
+    "twist_scene": scene_source("scenes/newton/twist_2x90.json", stats=True),
+    "derivatives": test_source("fem.contact_potential_derivatives"),
+    "static_weight": test_source("fem.newton_contact_static_weight"),
+    "drop": test_source("fem.newton_contact_drop_comes_to_rest"),
+    "pushes": test_source("fem.newton_contact_collider_pushes"),
+    "sticks": test_source("fem.newton_contact_slope_sticks"),
+    "slides": test_source("fem.newton_contact_slope_slides"),
 }
 
 NUS = ("0.41", "0.45", "0.49", "0.495", "0.4995")
@@ -81,7 +80,7 @@ FIGURES = [
     *twist_figures(),
     Figure("twist.turn2.newton.volume3", "twist", *row("2", 14, TWIST["newton.volume"]),
            fmt=".3f"),
-    Figure("twist.scene.inverted", "twist_scene", r'"inverted_tets_final": (\d+)'),
+    Figure("twist.scene.inverted", "twist_scene", stat_pattern("inverted_tets_final")),
     # Prose: the stretch test.
     Figure("stretch.nu0.41.newton.volume3", "stretch", *row("0.41", 13, RUNS["newton.volume"]),
            fmt=".3f"),

@@ -3,21 +3,21 @@
 
 import re
 
-from manifest import Figure, Source
+from manifest import Figure, Source, test_source
 
 SECTION = "viper"
 DOC = "docs/results.md"
 
 SOURCES = {
-    "rod_stretch": Source("{build}/isochor_tests rod.scene_rod_stretch", quick=True),
-    "convergence": Source("{build}/isochor_tests rod.scene_convergence", quick=True),
-    "shockwave": Source("{build}/isochor_tests rod.scene_shockwave", quick=True),
-    "bergou": Source("{build}/isochor_tests rod.scene_bergou", quick=True),
-    "sheet": Source("{build}/isochor_tests rod.scene_sheet", quick=True),
-    "contraction": Source("{build}/isochor_tests rod.scene_contraction", quick=True),
-    "octopus": Source("{build}/isochor_tests rod.scene_octopus", quick=True),
-    "viperize": Source("{build}/isochor_tests rod.viperize_fusiform", quick=True),
-    "viperized_muscle": Source("{build}/isochor_tests rod.scene_viperized_muscle", quick=True),
+    "rod_stretch": test_source("rod.scene_rod_stretch"),
+    "convergence": test_source("rod.scene_convergence"),
+    "shockwave": test_source("rod.scene_shockwave"),
+    "bergou": test_source("rod.scene_bergou"),
+    "sheet": test_source("rod.scene_sheet"),
+    "contraction": test_source("rod.scene_contraction"),
+    "octopus": test_source("rod.scene_octopus"),
+    "viperize": test_source("rod.viperize_fusiform"),
+    "viperized_muscle": test_source("rod.scene_viperized_muscle"),
     # about 10 s (it also writes the plots, here into the scratch folder)
     "figures": Source("{build}/bench_viper_figures {tmp}"),
 }

@@ -1,36 +1,27 @@
 # SPDX-License-Identifier: MIT
 """Figures of the XPBD section of docs/results.md (Macklin & Müller 2021)."""
 
-from manifest import Figure, Source
+from manifest import Figure, Source, scene_source, stat_pattern, test_source
 
 SECTION = "xpbd"
 DOC = "docs/results.md"
 
-TESTS = "{build}/isochor_tests "
-# A scene's summary and its --stats JSON (health counts, the most tets inverted at once).
-RUN_STATS = "{build}/isochor run %s --no-output --quiet --stats {tmp}/stats.json && cat {tmp}/stats.json"
-
 SOURCES = {
     # Experiments (paper.*, scenes).
-    "stretch_clamped": Source(TESTS + "paper.stretch_clamped_table", quick=True),
-    "stretch_clamped_nu0.495": Source(
-        "{build}/isochor run scenes/stretch/clamped_nu0.495.json --no-output --quiet", quick=True),
-    "stretch_clamped_nu0.4995": Source(
-        "{build}/isochor run scenes/stretch/clamped_nu0.4995.json --no-output --quiet", quick=True),
-    "stretch_sliding": Source(TESTS + "paper.stretch_closed_form", quick=True),
-    "stretch_incompressible": Source(TESTS + "paper.stretch_incompressible", quick=True),
-    "twist": Source(TESTS + "paper.twist_two_quarter_turns", quick=True),
-    "twist_360": Source(TESTS + "paper.twist_full_turn_stays_finite", quick=True),
-    "scramble": Source(TESTS + "paper.crazy_cube_scramble", quick=True),
-    "compress": Source(TESTS + "paper.crazy_cube_compress", quick=True),
+    "stretch_clamped": test_source("paper.stretch_clamped_table"),
+    "stretch_clamped_nu0.495": scene_source("scenes/stretch/clamped_nu0.495.json", quick=True),
+    "stretch_clamped_nu0.4995": scene_source("scenes/stretch/clamped_nu0.4995.json", quick=True),
+    "stretch_sliding": test_source("paper.stretch_closed_form"),
+    "stretch_incompressible": test_source("paper.stretch_incompressible"),
+    "twist": test_source("paper.twist_two_quarter_turns"),
+    "twist_360": test_source("paper.twist_full_turn_stays_finite"),
+    "scramble": test_source("paper.crazy_cube_scramble"),
+    "compress": test_source("paper.crazy_cube_compress"),
     # The compress scene stopped when the compression ends (t = 4 s), just after (t = 4.05 s)
     # and at t = 4.25 s.
-    "compress_t4": Source(
-        "{build}/isochor run scenes/crazy_cube/compress.json --no-output --quiet --frames 240"),
-    "compress_t4.05": Source(
-        "{build}/isochor run scenes/crazy_cube/compress.json --no-output --quiet --frames 243"),
-    "compress_t4.25": Source(
-        "{build}/isochor run scenes/crazy_cube/compress.json --no-output --quiet --frames 255"),
+    "compress_t4": scene_source("scenes/crazy_cube/compress.json", " --frames 240"),
+    "compress_t4.05": scene_source("scenes/crazy_cube/compress.json", " --frames 243"),
+    "compress_t4.25": scene_source("scenes/crazy_cube/compress.json", " --frames 255"),
     # The stretch phase at 20 substeps instead of 40 (the prose below the table).
     "compress_20_substeps": Source(
         "sed 's/\"substeps\": 40/\"substeps\": 20/' scenes/crazy_cube/compress.json"
@@ -45,35 +36,32 @@ SOURCES = {
         " scenes/crazy_cube/scramble.json > {tmp}/scramble_coupled.json && "
         "grep -q '\"projection\": \"coupled\"' {tmp}/scramble_coupled.json && "
         "{build}/isochor run {tmp}/scramble_coupled.json --no-output --quiet"),
-    "unfold_sphere": Source(TESTS + "paper.unfold_sphere", quick=True),
-    "unfold_bar": Source(TESTS + "paper.unfold_bar", quick=True),
+    "unfold_sphere": test_source("paper.unfold_sphere"),
+    "unfold_bar": test_source("paper.unfold_bar"),
     # The unfold scenes' health summaries: when the inversion warnings stop.
-    "unfold_sphere_run": Source("{build}/isochor run scenes/unfold/sphere.json --no-output --quiet",
-                                quick=True),
-    "unfold_bar_run": Source("{build}/isochor run scenes/unfold/bar.json --no-output --quiet",
-                             quick=True),
-    "tissue_20k": Source(RUN_STATS % "scenes/tissue/tissue.json"),
-    "tissue_80k": Source(RUN_STATS % "scenes/tissue/tissue_80k.json"),
+    "unfold_sphere_run": scene_source("scenes/unfold/sphere.json", quick=True),
+    "unfold_bar_run": scene_source("scenes/unfold/bar.json", quick=True),
+    "tissue_20k": scene_source("scenes/tissue/tissue.json", stats=True),
+    "tissue_80k": scene_source("scenes/tissue/tissue_80k.json", stats=True),
     # Solver checks (xpbd.*).
-    "gradients": Source(TESTS + "xpbd.gradients_match_finite_differences", quick=True),
-    "theorem": Source(TESTS + "xpbd.neohookean_theorem", quick=True),
-    "rest_coupled": Source(TESTS + "xpbd.rest_stability_coupled", quick=True),
-    "rest_300k": Source(TESTS + "xpbd.rest_stable_by_default_at_300k_tets"),  # 20-35 s
-    "rest_sequential": Source(TESTS + "xpbd.rest_stability_sequential", quick=True),
-    "rest_no_shift": Source(TESTS + "xpbd.rest_unstable_without_shift", quick=True),
-    "cantilever": Source(TESTS + "xpbd.cantilever_sag_independent_of_substeps", quick=True),
-    "uniaxial": Source(TESTS + "xpbd.uniaxial_closed_form", quick=True),
-    "uniaxial_coupled": Source(TESTS + "xpbd.uniaxial_closed_form_coupled", quick=True),
+    "gradients": test_source("xpbd.gradients_match_finite_differences"),
+    "theorem": test_source("xpbd.neohookean_theorem"),
+    "rest_coupled": test_source("xpbd.rest_stability_coupled"),
+    "rest_300k": test_source("xpbd.rest_stable_by_default_at_300k_tets", quick=False),  # 20-35 s
+    "rest_sequential": test_source("xpbd.rest_stability_sequential"),
+    "rest_no_shift": test_source("xpbd.rest_unstable_without_shift"),
+    "cantilever": test_source("xpbd.cantilever_sag_independent_of_substeps"),
+    "uniaxial": test_source("xpbd.uniaxial_closed_form"),
+    "uniaxial_coupled": test_source("xpbd.uniaxial_closed_form_coupled"),
     # Contact, attachments and skinning (collision.*, skin.*).
-    "incline": Source(TESTS + "collision.incline_on_every_collider", quick=True),
-    "moving_collider": Source(TESTS + "collision.moving_collider_carries_body", quick=True),
-    "cubes_dropped": Source(TESTS + "collision.cubes_dropped_onto_each_other", quick=True),
-    "folded_bar": Source(TESTS + "collision.folded_bar_does_not_self_intersect", quick=True),
-    "compliant": Source(TESTS + "collision.bone_compliant_attachments_carry_the_weight",
-                        quick=True),
-    "contact_scenes": Source(TESTS + "collision.contact_scenes_run", quick=True),
-    "skin_weights": Source(TESTS + "skin.weights_reproduce_points_and_affine_maps", quick=True),
-    "skin_surface": Source(TESTS + "skin.tissue_surface_is_closed_and_on_the_union", quick=True),
+    "incline": test_source("collision.incline_on_every_collider"),
+    "moving_collider": test_source("collision.moving_collider_carries_body"),
+    "cubes_dropped": test_source("collision.cubes_dropped_onto_each_other"),
+    "folded_bar": test_source("collision.folded_bar_does_not_self_intersect"),
+    "compliant": test_source("collision.bone_compliant_attachments_carry_the_weight"),
+    "contact_scenes": test_source("collision.contact_scenes_run"),
+    "skin_weights": test_source("skin.weights_reproduce_points_and_affine_maps"),
+    "skin_surface": test_source("skin.tissue_surface_is_closed_and_on_the_union"),
 }
 
 NUMBER = r"(-?[0-9.]+(?:e[+-]?[0-9]+)?)"
@@ -146,17 +134,17 @@ FIGURES = [
              r"last: t = ([0-9.]+) s: [0-9]+ inverted tets", fmt=".2f") for body in ("sphere", "bar")],
     # Tissue (sec. 5.3), from the run's summary and --stats JSON.
     *[f for size in ("20k", "80k") for f in (
-        Figure(f"tissue.{size}.volume_min", f"tissue_{size}", r'"volume_ratio_min": ([0-9.]+)',
+        Figure(f"tissue.{size}.volume_min", f"tissue_{size}", stat_pattern("volume_ratio_min"),
                fmt=".4f"),
-        Figure(f"tissue.{size}.volume_max", f"tissue_{size}", r'"volume_ratio_max": ([0-9.]+)',
+        Figure(f"tissue.{size}.volume_max", f"tissue_{size}", stat_pattern("volume_ratio_max"),
                fmt=".4f"),
-        Figure(f"tissue.{size}.max_J_end", f"tissue_{size}", r'"max_abs_J_minus_1": ([0-9.]+)',
+        Figure(f"tissue.{size}.max_J_end", f"tissue_{size}", stat_pattern("max_abs_J_minus_1"),
                fmt=".2f"),
         Figure(f"tissue.{size}.max_inverted", f"tissue_{size}",
-               r'"health_max_inverted_tets": ([0-9]+)'),
+               stat_pattern("health_max_inverted_tets")),
         Figure(f"tissue.{size}.inversion_warnings", f"tissue_{size}",
-               r'"health_inversion_warnings": ([0-9]+)'),
-        Figure(f"tissue.{size}.frames", f"tissue_{size}", r'"frames": ([0-9]+)'))],
+               stat_pattern("health_inversion_warnings")),
+        Figure(f"tissue.{size}.frames", f"tissue_{size}", stat_pattern("frames")))],
     # Solver checks.
     Figure("gradients.inverted", "gradients", r"200 tets, ([0-9]+) inverted"),
     Figure("gradients.hydrostatic", "gradients", r"gradient error hydrostatic ([0-9.e+-]+)",
