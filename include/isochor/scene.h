@@ -167,7 +167,9 @@ typedef struct icRunOptions {
     const char *checkpointPath;             ///< NULL: no checkpoints
     const volatile sig_atomic_t *interrupt; ///< set by a signal handler; NULL: none
     /// Continue the run this checkpoint (of the same scene) left: frames after its frame are
-    /// run and the .pvd keeps the frames listed before. NULL: start at frame 0.
+    /// run and the .pvd keeps the frames listed before. NULL: start at frame 0. A checkpoint
+    /// whose time is not its frame's (frame x dt) is refused after its state was restored:
+    /// discard the world after a refused resume.
     const char *resumePath;
 } icRunOptions;
 /// Defaults: the scene's output folder and frames, no progress, frame files written, no
