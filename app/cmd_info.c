@@ -19,7 +19,7 @@ static void usage(FILE *out) {
         out,
         "usage: isochor info MESH [--strict | --result]\n"
         "       isochor info RESULT.pvd [--frame N]\n"
-        "       isochor info --scene SCENE.json\n"
+        "       isochor info --scene SCENE.json [--max-memory BYTES] [--max-scene-size BYTES]\n"
         "  MESH        tet mesh: TetGen .ele/.node (or their basename), Gmsh .msh, VTK .vtk,\n"
         "              .vtu, MEDIT .mesh; checked as a rest mesh (zero-volume tets refused)\n"
         "  --strict    refuse a mesh with some inverted tets (as scenes with \"strict\": true)\n"
@@ -30,6 +30,8 @@ static void usage(FILE *out) {
         "  --frame N   describe frame N of RESULT.pvd in full\n"
         "  --scene     the scene's pre-flight notes: each body's size, mass, sag under its\n"
         "              own weight, the substep against its stiffest element, units hints\n"
+        "  --max-memory BYTES, --max-scene-size BYTES  limits of loading the scene, as in\n"
+        "              isochor run (K, M, G, T suffixes; defaults half the physical memory, 64M)\n"
         "exit status: 0 ok, 2 the mesh, a frame or the scene cannot be loaded, or bad usage\n");
 }
 
@@ -238,10 +240,10 @@ static int describeCollection(const char *path, int frame) {
     return status;
 }
 
-static int describeScene(const char *path) {
+static int describeScene(const char *path, const icSceneLoadOptions *options) {
     icDiagnostic diag = {0};
     icScene scene;
-    if (icScene_Load(path, &scene, &diag) != IC_OK) {
+    if (icScene_LoadWith(path, options, &scene, &diag) != IC_OK) {
         printDiag(&diag);
         return 2;
     }
@@ -271,7 +273,10 @@ int icCli_Info(int argc, char **argv) {
     static const struct option options[] = {
         {"strict", no_argument, NULL, 's'},      {"result", no_argument, NULL, 'r'},
         {"frame", required_argument, NULL, 'f'}, {"scene", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+        {"help", no_argument, NULL, 'h'},        {"max-memory", required_argument, NULL, 'M'},
+        {"max-scene-size", required_argument, NULL, 'Z'}, {NULL, 0, NULL, 0}};
+    icSceneLoadOptions loadOptions = icDefaultSceneLoadOptions();
+    bool limits = false;
     icCliOptions cli;
     if (!icCliOptions_Begin(&cli, "isochor info", argc, argv, options, "h")) return 1;
     bool strict = false, result = false;
@@ -284,6 +289,16 @@ int icCli_Info(int argc, char **argv) {
             result = true;
         } else if (c == 'S') {
             scene = value;
+        } else if (c == 'M' || c == 'Z') {
+            limits = true;
+            if (!icCli_ParseBytes(value, c == 'M' ? &loadOptions.maxMemory
+                                                  : &loadOptions.maxFileBytes)) {
+                fprintf(stderr,
+                        "isochor info: --%s '%s' is not a number of bytes (a whole number > 0, "
+                        "optionally followed by K, M, G or T)\n",
+                        c == 'M' ? "max-memory" : "max-scene-size", value);
+                status = 2;
+            }
         } else if (c == 'f') {
             char *end;
             long n = strtol(value, &end, 10);
@@ -315,6 +330,8 @@ int icCli_Info(int argc, char **argv) {
             problem = "--strict and --result exclude each other";
         else if (frame >= 0 && !(path && isCollection(path)))
             problem = "--frame goes with a .pvd result";
+        else if (limits && !scene)
+            problem = "--max-memory and --max-scene-size go with --scene";
         if (problem) {
             fprintf(stderr, "isochor info: %s\n", problem);
             usage(stderr);
@@ -323,7 +340,7 @@ int icCli_Info(int argc, char **argv) {
     }
     if (status < 0) {
         if (scene)
-            status = describeScene(scene);
+            status = describeScene(scene, &loadOptions);
         else if (isCollection(path))
             status = describeCollection(path, frame);
         else

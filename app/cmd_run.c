@@ -27,13 +27,16 @@ typedef struct icRunArgs {
     const char *checkpointPath; ///< NULL: <out dir>/<scene stem>.ckpt
     const char *resumePath;     ///< NULL: start at frame 0
     int workers;                ///< -1 keeps the scene's; 0 = automatic
+    int64_t maxMemory;          ///< 0: the library's default (half the physical memory)
+    int64_t maxSceneBytes;      ///< 0: the library's default (64 MiB)
 } icRunArgs;
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: isochor run SCENE [--out DIR] [--frames N] [--stats FILE] [--quiet]\n"
             "                   [--no-output] [--workers N] [--checkpoint-every N]\n"
-            "                   [--checkpoint FILE] [--resume FILE]\n"
+            "                   [--checkpoint FILE] [--resume FILE] [--max-memory BYTES]\n"
+            "                   [--max-scene-size BYTES]\n"
             "  SCENE         scene file (JSON, see docs/scenes.md)\n"
             "  --out DIR     write frames to DIR instead of the scene's output.dir\n"
             "  --frames N    run N frames instead of the scene's frames (integer >= 0)\n"
@@ -45,6 +48,11 @@ static void usage(FILE *out) {
             "  --checkpoint-every N  write a checkpoint after every N-th frame (N >= 1)\n"
             "  --checkpoint FILE     where checkpoints go (default: OUT/<scene stem>.ckpt)\n"
             "  --resume FILE         continue the run that wrote this checkpoint (same scene)\n"
+            "  --max-memory BYTES    memory budget of loading the scene (default: half the\n"
+            "                        physical memory): a scene whose meshes and solver state\n"
+            "                        are estimated to need more is refused before allocating\n"
+            "  --max-scene-size BYTES  largest scene file read (default 64M)\n"
+            "BYTES: a whole number, optionally followed by K, M, G or T (powers of 1024).\n"
             "Values go as '--opt value' or '--opt=value'; options are spelled whole.\n"
             "Before stepping, pre-flight notes warn of a body that will sag under its own\n"
             "weight, a substep too long for the stiffest element, or a mesh in other units\n"
@@ -76,7 +84,7 @@ static bool parseCount(const char *text, int *value) {
 }
 
 enum { OPT_NO_OUTPUT = 256, OPT_OUT, OPT_FRAMES, OPT_STATS, OPT_CHECKPOINT_EVERY, OPT_CHECKPOINT,
-       OPT_RESUME, OPT_WORKERS };
+       OPT_RESUME, OPT_WORKERS, OPT_MAX_MEMORY, OPT_MAX_SCENE_SIZE };
 
 static const struct option s_options[] = {
     {"help", no_argument, NULL, 'h'},
@@ -89,6 +97,8 @@ static const struct option s_options[] = {
     {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
     {"resume", required_argument, NULL, OPT_RESUME},
     {"workers", required_argument, NULL, OPT_WORKERS},
+    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
+    {"max-scene-size", required_argument, NULL, OPT_MAX_SCENE_SIZE},
     {NULL, 0, NULL, 0}};
 
 // A file or folder name; an empty one ("--out ''" or "--out=") is refused.
@@ -138,6 +148,15 @@ static int applyOption(int c, const char *value, icRunArgs *args) {
                 "isochor run: --workers '%s' is not a number of threads (0 = automatic, 1 to "
                 "1024, digits only)\n",
                 value);
+        return 2;
+    case OPT_MAX_MEMORY:
+    case OPT_MAX_SCENE_SIZE:
+        if (icCli_ParseBytes(value, c == OPT_MAX_MEMORY ? &args->maxMemory : &args->maxSceneBytes))
+            return 0;
+        fprintf(stderr,
+                "isochor run: --%s '%s' is not a number of bytes (a whole number > 0, optionally "
+                "followed by K, M, G or T)\n",
+                c == OPT_MAX_MEMORY ? "max-memory" : "max-scene-size", value);
         return 2;
     default:
         return 2;
@@ -349,6 +368,8 @@ int icCli_Run(int argc, char **argv) {
     icDiagnostic diag = {0};
     icSceneLoadOptions loadOptions = icDefaultSceneLoadOptions();
     loadOptions.workers = args.workers;
+    loadOptions.maxMemory = args.maxMemory;
+    loadOptions.maxFileBytes = args.maxSceneBytes;
     if (icScene_LoadWith(args.scene, &loadOptions, &scene, &diag) != IC_OK) {
         printDiag(&diag);
         return 2;

@@ -102,3 +102,30 @@ void icCliOptions_End(icCliOptions *cli) {
     cli->operands = NULL;
     cli->operandCount = 0;
 }
+
+bool icCli_ParseBytes(const char *text, int64_t *bytes) {
+    if (!text || !text[0]) return false;
+    int64_t value = 0;
+    const char *p = text;
+    for (; *p >= '0' && *p <= '9'; ++p) {
+        if (value > (INT64_MAX - 9) / 10) return false;
+        value = 10 * value + (*p - '0');
+    }
+    if (p == text) return false;
+    int shift = 0;
+    switch (*p) {
+    case 'k': case 'K': shift = 10; break;
+    case 'm': case 'M': shift = 20; break;
+    case 'g': case 'G': shift = 30; break;
+    case 't': case 'T': shift = 40; break;
+    default: break;
+    }
+    if (shift) {
+        ++p;
+        if (*p == 'i') ++p;
+    }
+    if (*p == 'b' || *p == 'B') ++p;
+    if (*p || value == 0 || value > (INT64_MAX >> shift)) return false;
+    *bytes = value << shift;
+    return true;
+}

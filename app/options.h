@@ -7,6 +7,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef struct icCliOptions {
     const char *command;          ///< "isochor run": the messages' prefix
@@ -30,3 +31,8 @@ int icCliOptions_Next(icCliOptions *cli, const char **value);
 
 // Frees the scan's copy; the strings stay the caller's.
 void icCliOptions_End(icCliOptions *cli);
+
+// A byte count for --max-memory and --max-scene-size: digits, then optionally one of K, M, G,
+// T (powers of 1024, upper or lower case, an optional trailing "B" or "iB": 512M, 4GiB, 64k).
+// False for anything else, for 0, and for counts past INT64_MAX.
+bool icCli_ParseBytes(const char *text, int64_t *bytes);

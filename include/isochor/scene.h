@@ -63,18 +63,35 @@ typedef struct icScene {
 /// Loads and validates a scene file; mesh paths are relative to the scene file. Errors:
 /// IC_ERR_IO (no file), IC_ERR_PARSE (malformed JSON, with the line), IC_ERR_UNKNOWN_KEY,
 /// IC_ERR_BAD_VALUE, IC_ERR_MISSING_KEY (each naming the JSON path and line), or a mesh
-/// loading error (naming the mesh file and line).
+/// loading error (naming the mesh file and line); IC_ERR_BAD_VALUE for a file over the size
+/// cap and IC_ERR_OUT_OF_MEMORY for a scene over the memory budget (icSceneLoadOptions), both
+/// before the memory is allocated.
 icResult icScene_Load(const char *path, icScene *scene, icDiagnostic *diag);
 /// Same from a string; name is used in messages, baseDir resolves mesh paths (NULL = ".").
 icResult icScene_LoadString(const char *text, const char *name, const char *baseDir,
                             icScene *scene, icDiagnostic *diag);
+/// Largest scene file icScene_LoadWith reads by default (64 MiB; the shipped scenes are a few
+/// kB). Parsing takes up to about 60 bytes of memory per byte of JSON.
+#define IC_SCENE_DEFAULT_MAX_FILE_BYTES ((int64_t)64 << 20)
+
 /// Settings that replace a scene file's when it is loaded (the world is built at load time).
 typedef struct icSceneLoadOptions {
     int workers; ///< >= 0: every solver's "workers" (tets and rods; 0 = automatic);
                  ///< -1 (default): the scene's
+    /// Largest scene file read, bytes; a larger one is refused before it is read
+    /// (IC_ERR_BAD_VALUE). 0 (default): IC_SCENE_DEFAULT_MAX_FILE_BYTES.
+    int64_t maxFileBytes;
+    /// Memory budget of the load, bytes: parsing the JSON and every body's mesh and solver
+    /// state are estimated before they are allocated, and a scene whose estimate exceeds the
+    /// budget is refused with IC_ERR_OUT_OF_MEMORY, naming the body, the estimate and the
+    /// budget. 0 (default): icScene_DefaultMemoryBudget().
+    int64_t maxMemory;
 } icSceneLoadOptions;
-/// Defaults: workers -1 (the scene's own).
+/// Defaults: workers -1 (the scene's own), file size and memory budget 0 (their defaults).
 icSceneLoadOptions icDefaultSceneLoadOptions(void);
+/// The default memory budget of a scene load: half of the machine's physical memory
+/// (sysconf's page count times the page size), or 4 GiB where that cannot be read.
+int64_t icScene_DefaultMemoryBudget(void);
 /// icScene_Load with options (NULL: the defaults, the same as icScene_Load).
 icResult icScene_LoadWith(const char *path, const icSceneLoadOptions *options, icScene *scene,
                           icDiagnostic *diag);
@@ -150,7 +167,9 @@ typedef struct icRunOptions {
     const char *checkpointPath;             ///< NULL: no checkpoints
     const volatile sig_atomic_t *interrupt; ///< set by a signal handler; NULL: none
     /// Continue the run this checkpoint (of the same scene) left: frames after its frame are
-    /// run and the .pvd keeps the frames listed before. NULL: start at frame 0.
+    /// run and the .pvd keeps the frames listed before. NULL: start at frame 0. A checkpoint
+    /// whose time is not its frame's (frame x dt) is refused after its state was restored:
+    /// discard the world after a refused resume.
     const char *resumePath;
 } icRunOptions;
 /// Defaults: the scene's output folder and frames, no progress, frame files written, no

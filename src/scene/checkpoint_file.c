@@ -94,6 +94,13 @@ static icResult readRun(const char *name, const uint8_t *p, size_t size, icRunCh
     if (!isfinite(seconds) || !isfinite(lo) || !isfinite(hi))
         return icDiag_Set(diag, IC_ERR_NOT_FINITE, name, 0,
                           "checkpoint run block holds NaN or infinite figures");
+    // A run's clock and its V/V0 extremes are figures it measured: solver time is never
+    // negative, and the smallest ratio is never above the largest.
+    if (seconds < 0 || lo > hi)
+        return icDiag_Set(diag, IC_ERR_BAD_VALUE, name, 0,
+                          "checkpoint run block figures are impossible (solver time %g s, V/V0 "
+                          "from %g to %g)",
+                          seconds, lo, hi);
     int n = (int)count;
     int *frames = IC_ALLOC(int, n + 1);
     icReal *times = IC_ALLOC(icReal, n + 1);
@@ -105,13 +112,15 @@ static icResult readRun(const char *name, const uint8_t *p, size_t size, icRunCh
     for (int i = 0; i < n; ++i) {
         uint64_t f = icBytes_Get64(p + IC_RUN_FIXED + 16 * (size_t)i);
         double t = icBytes_GetReal(p + IC_RUN_FIXED + 16 * (size_t)i + 8);
-        // Listed frames increase and none lies past the checkpoint's frame.
-        if (f > frame || (i > 0 && f <= (uint64_t)frames[i - 1]) || !isfinite(t)) {
+        // Listed frames increase, none lies past the checkpoint's frame, and their times
+        // (frame x dt) increase from 0.
+        if (f > frame || (i > 0 && f <= (uint64_t)frames[i - 1]) || !isfinite(t) || t < 0 ||
+            (i > 0 && t <= times[i - 1])) {
             icFree(frames);
             icFree(times);
             return icDiag_Set(diag, IC_ERR_PARSE, name, 0,
-                              "checkpoint run block lists frame %llu out of order",
-                              (unsigned long long)f);
+                              "checkpoint run block lists frame %llu (at %g s) out of order",
+                              (unsigned long long)f, t);
         }
         frames[i] = (int)f;
         times[i] = t;

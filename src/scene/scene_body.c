@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Scene bodies: material, initial conditions, pins and prescribed motions; bones, attachments
 // and the render surface come from scene_bones.c.
+#include "scene/scene_budget.h"
 #include "scene/scene_contact.h"
 #include "scene/scene_internal.h"
 
@@ -248,9 +249,21 @@ static icResult readBody(const icSceneReader *r, const cJSON *item, const char *
             icVec3_Store(mesh.positions, v, icMat3_MulVec(R, icVec3_Load(mesh.positions, v)));
     }
 
+    // The body's model, state and solver workspaces must fit what is left of the budget.
+    int64_t bodyBytes =
+        icSceneBudget_BodyBytes(r->budget ? r->budget->solver : IC_SOLVER_XPBD,
+                                r->budget ? r->budget->workers : 1, mesh.vertexCount, mesh.tetCount);
+    char what[160];
+    snprintf(what, sizeof what, "the body's mesh of %d tets and %d vertices", mesh.tetCount,
+             mesh.vertexCount);
+    if ((e = icSceneBudget_Need(r, meshItem, meshPath.text, bodyBytes, what)) != IC_OK) {
+        icTetMesh_Destroy(&mesh);
+        return e;
+    }
     icDiagnostic bodyDiag;
     memset(&bodyDiag, 0, sizeof bodyDiag);
     e = icWorld_CreateSoftBody(scene->world, &mesh, &def, &body->id, &bodyDiag);
+    if (e == IC_OK) icSceneBudget_Charge(r, bodyBytes);
     body->material = def;
     icTetMesh_Destroy(&mesh);
     if (e != IC_OK) {

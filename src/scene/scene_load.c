@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Scene files: JSON in, a validated world out, with every error naming its JSON path and line.
+#include "scene/scene_budget.h"
 #include "scene/scene_contact.h"
 #include "scene/scene_health.h"
 #include "scene/scene_internal.h"
@@ -11,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 // ---------------------------------------------------------------------------------------
 // Scene format (SI units throughout: metres, seconds, kilograms, pascals). Only "dt" and
@@ -356,6 +358,10 @@ static icResult readScene(const icSceneReader *r, const cJSON *root,
     if (output && (e = readOutput(r, output, scene)) != IC_OK) return e;
 
     if (options->workers >= 0) solver.worldDef.workerCount = options->workers;
+    if (r->budget) {
+        r->budget->solver = solver.worldDef.solver;
+        r->budget->workers = solver.worldDef.workerCount;
+    }
     scene->world = icCreateWorld(&solver.worldDef);
     if (!scene->world)
         return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, solverItem ? solverItem : root,
@@ -395,14 +401,33 @@ static icResult malformed(const char *text, const char *stop, const char *name,
     return icDiag_Set(diag, IC_ERR_PARSE, name, line, "malformed JSON at '%.*s'", n, stop);
 }
 
-static icResult loadScene(const char *text, const char *name, const char *stemSource,
-                          const char *baseDir, const icSceneLoadOptions *options,
-                          icScene *scene, icDiagnostic *diag) {
+static icResult loadScene(const char *text, size_t length, const char *name,
+                          const char *stemSource, const char *baseDir,
+                          const icSceneLoadOptions *options, icScene *scene, icDiagnostic *diag) {
+    icSceneLoadOptions defaults = icDefaultSceneLoadOptions();
+    if (!options) options = &defaults;
+    icSceneBudget budget = {options->maxMemory > 0 ? options->maxMemory
+                                                   : icScene_DefaultMemoryBudget(),
+                            0, 0, IC_SOLVER_XPBD, 1};
+    icSceneReader r = {name, baseDir ? baseDir : ".", {0, NULL, NULL}, diag, scene->outputDir,
+                       &budget};
+    // The parse tree takes many times the text: estimated before cJSON allocates it.
+    int64_t parse = icSceneBudget_JsonBytes((int64_t)length);
+    char need[64], limit[64];
+    if (parse > budget.limit) {
+        icSceneBudget_Format(parse, need, sizeof need);
+        icSceneBudget_Format(budget.limit, limit, sizeof limit);
+        return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, name, 0,
+                          "parsing this scene of %lld bytes needs about %s, over the memory "
+                          "budget of %s; raise the budget (--max-memory)",
+                          (long long)length, need, limit);
+    }
+    budget.used = budget.text = parse;
+
     const char *stop = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &stop, true);
     if (!root) return malformed(text, stop, name, diag);
 
-    icSceneReader r = {name, baseDir ? baseDir : ".", {0, NULL, NULL}, diag, scene->outputDir};
     icResult e = icJsonLines_Build(&r.lines, text, root);
     if (e == IC_ERR_OUT_OF_MEMORY) {
         cJSON_Delete(root);
@@ -420,8 +445,7 @@ static icResult loadScene(const char *text, const char *name, const char *stemSo
     icPath_Stem(stemSource && stemSource[0] ? stemSource : "scene", stem, sizeof stem);
     snprintf(scene->outputDir, sizeof scene->outputDir, "out/%s", stem[0] ? stem : "scene");
 
-    icSceneLoadOptions defaults = icDefaultSceneLoadOptions();
-    e = readScene(&r, root, options ? options : &defaults, scene);
+    e = readScene(&r, root, options, scene);
     icJsonLines_Destroy(&r.lines);
     cJSON_Delete(root);
     if (e != IC_OK) icScene_Destroy(scene);
@@ -434,12 +458,28 @@ icResult icScene_LoadString(const char *text, const char *name, const char *base
     const char *stemSource = name && name[0] ? name : "scene";
     if (!name || !name[0]) name = "<scene>";
     if (!text) return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, name, 0, "no scene text");
-    return loadScene(text, name, stemSource, baseDir, NULL, scene, diag);
+    return loadScene(text, strlen(text), name, stemSource, baseDir, NULL, scene, diag);
 }
 
 icSceneLoadOptions icDefaultSceneLoadOptions(void) {
-    icSceneLoadOptions options = {-1};
+    icSceneLoadOptions options = {-1, 0, 0};
     return options;
+}
+
+// Refused before it is read: its size must be within the load's cap.
+static icResult tooLarge(const char *path, int64_t size, int64_t maxBytes, icDiagnostic *diag) {
+    return icDiag_Set(diag, IC_ERR_BAD_VALUE, path, 0,
+                      "the scene file is %lld bytes, more than the %lld bytes a scene file may "
+                      "have; raise the limit (--max-scene-size) if it is meant to be this large",
+                      (long long)size, (long long)maxBytes);
+}
+
+// A regular file's size; anything else (missing, a FIFO, a device) is left to icReadFile,
+// which refuses it by name without opening it.
+static icResult checkFileSize(const char *path, int64_t maxBytes, icDiagnostic *diag) {
+    struct stat info;
+    if (stat(path, &info) != 0 || !S_ISREG(info.st_mode)) return IC_OK;
+    return (int64_t)info.st_size <= maxBytes ? IC_OK : tooLarge(path, info.st_size, maxBytes, diag);
 }
 
 icResult icScene_Load(const char *path, icScene *scene, icDiagnostic *diag) {
@@ -453,12 +493,23 @@ icResult icScene_LoadWith(const char *path, const icSceneLoadOptions *options, i
         return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, "", 0, "no scene path given");
     if (strlen(path) >= sizeof scene->path)
         return icDiag_Set(diag, IC_ERR_IO, path, 0, "path is too long");
-    char *text = NULL;
-    icResult e = icReadFile(path, &text, NULL, diag);
+    if (options && (options->maxFileBytes < 0 || options->maxMemory < 0))
+        return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, path, 0,
+                          "a negative file size or memory budget");
+    int64_t maxBytes = options && options->maxFileBytes > 0 ? options->maxFileBytes
+                                                            : IC_SCENE_DEFAULT_MAX_FILE_BYTES;
+    icResult e = checkFileSize(path, maxBytes, diag);
     if (e != IC_OK) return e;
+    char *text = NULL;
+    size_t length = 0;
+    if ((e = icReadFile(path, &text, &length, diag)) != IC_OK) return e;
+    if ((int64_t)length > maxBytes) { // it grew since the check
+        icFree(text);
+        return tooLarge(path, (int64_t)length, maxBytes, diag);
+    }
     char dir[1024];
     icPath_Dir(path, dir, sizeof dir);
-    e = loadScene(text, path, path, dir, options, scene, diag);
+    e = loadScene(text, length, path, path, dir, options, scene, diag);
     icFree(text);
     if (e == IC_OK) snprintf(scene->path, sizeof scene->path, "%s", path);
     return e;

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // A scene body's mesh: one of the generators, or a mesh file relative to the scene.
+#include "scene/scene_budget.h"
 #include "scene/scene_internal.h"
 #include "isochor/formats.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 // "cells": one integer for every axis, or one per axis.
 static icResult readCells(const icSceneReader *r, const cJSON *obj, const char *path,
@@ -54,6 +57,35 @@ static icResult generated(const icSceneReader *r, const cJSON *item, const char 
                               icResult_Message(result));
 }
 
+// Before a generator allocates: its mesh and the body built from it must fit the budget.
+// vertices and tets are what the generator will make (estimated for carved shapes).
+static icResult fits(const icSceneReader *r, const cJSON *item, const char *path,
+                     const char *what, double vertices, double tets) {
+    if (!r->budget) return IC_OK;
+    double limit = (double)INT64_MAX / 2; // products of user numbers: compare as doubles
+    int64_t bytes = vertices < limit && tets < limit
+                        ? icSceneBudget_GenerateBytes(r->budget->solver, r->budget->workers,
+                                                      (int64_t)ceil(vertices),
+                                                      (int64_t)ceil(tets))
+                        : INT64_MAX;
+    char text[160];
+    snprintf(text, sizeof text, "the %s of about %.0f tets and %.0f vertices", what, tets, vertices);
+    return icSceneBudget_Need(r, item, path, bytes, text);
+}
+
+// A carved grid keeps the cells whose centre lies inside the shape: about the shape's share
+// of the grid's volume, 5 % more for the ragged boundary (never more than the whole grid).
+static icResult carvedFits(const icSceneReader *r, const cJSON *item, const char *path,
+                           const char *what, const int cells[3], int split, double share) {
+    double grid = (double)cells[0] * cells[1] * cells[2];
+    // A grid past the generators' limit is refused as such (the clearer reason).
+    if (grid * split > IC_GENERATE_MAX_TETS)
+        return generated(r, item, path, what, IC_ERR_INVALID_ARGUMENT);
+    double gridVertices = (double)(cells[0] + 1) * (cells[1] + 1) * (cells[2] + 1);
+    double kept = fmin(1.0, 1.05 * share);
+    return fits(r, item, path, what, kept * gridVertices, kept * grid * split);
+}
+
 static icResult readGenerated(const icSceneReader *r, const cJSON *item, const char *path,
                               icTetMesh *mesh) {
     static const char *const kinds[] = {"box", "sphere", "torus", "crazy_cube"};
@@ -80,6 +112,7 @@ static icResult readGenerated(const icSceneReader *r, const cJSON *item, const c
             }
         if ((e = readCells(r, item, path, cells)) != IC_OK) return e;
         if ((e = readSplit(r, item, path, &split)) != IC_OK) return e;
+        if ((e = carvedFits(r, item, path, "box", cells, split, 1.0)) != IC_OK) return e;
         return generated(r, item, path, "box", icGenerateBox(mesh, size, cells, split));
     }
     if (kind == 1) {
@@ -90,6 +123,9 @@ static icResult readGenerated(const icSceneReader *r, const cJSON *item, const c
             return e;
         if ((e = icSceneReader_Int(r, item, path, "cells", 1, 1000, &cells)) != IC_OK) return e;
         if ((e = readSplit(r, item, path, &split)) != IC_OK) return e;
+        const int grid[3] = {cells, cells, cells};
+        if ((e = carvedFits(r, item, path, "sphere", grid, split, 3.14159265358979 / 6)) != IC_OK)
+            return e;
         return generated(r, item, path, "sphere", icGenerateSphere(mesh, radius, cells, split));
     }
     if (kind == 2) {
@@ -110,6 +146,13 @@ static icResult readGenerated(const icSceneReader *r, const cJSON *item, const c
         }
         if ((e = icSceneReader_Int(r, item, path, "cells", 1, 1000, &cells)) != IC_OK) return e;
         if ((e = readSplit(r, item, path, &split)) != IC_OK) return e;
+        // The generator's grid: cells across 2 (R + r), as many of that size as 2 r needs.
+        double h = 2 * (major + minor) / cells;
+        int ny = (int)fmax(1.0, ceil(2 * minor / h - 1e-9));
+        const int grid[3] = {cells, ny, cells};
+        double share = 2 * 9.8696044010894 * major * minor * minor / (h * h * h) /
+                       ((double)cells * cells * ny);
+        if ((e = carvedFits(r, item, path, "torus", grid, split, share)) != IC_OK) return e;
         return generated(r, item, path, "torus", icGenerateTorus(mesh, major, minor, cells, split));
     }
     if ((e = icSceneReader_CheckObject(r, item, path, crazyKeys)) != IC_OK) return e;
@@ -118,8 +161,13 @@ static icResult readGenerated(const icSceneReader *r, const cJSON *item, const c
     uint64_t seed = 1;
     if ((e = icSceneReader_Number(r, item, path, "size", IC_RANGE_POSITIVE, &size)) != IC_OK)
         return e;
-    if ((e = icSceneReader_Int(r, item, path, "tets", 1, 100000000, &tets)) != IC_OK) return e;
+    // 162 = 6 x 3^3: the generator's smallest grid has interior planes on every axis.
+    if ((e = icSceneReader_Int(r, item, path, "tets", 162, 100000000, &tets)) != IC_OK) return e;
     if ((e = icSceneReader_Seed(r, item, path, "seed", &seed)) != IC_OK) return e;
+    // Within 20 % of the target, on a grid of n^3 cells with 6 n^3 tets near it.
+    double n = cbrt(tets / 6.0) + 1;
+    if ((e = fits(r, item, path, "crazy cube", (n + 1) * (n + 1) * (n + 1), 1.2 * tets)) != IC_OK)
+        return e;
     return generated(r, item, path, "crazy cube", icGenerateCrazyCube(mesh, size, tets, seed));
 }
 
@@ -211,6 +259,16 @@ static icResult readFile(const icSceneReader *r, const cJSON *item, const char *
                 return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, k, icJsonPath_Key(path, meshingKeys[i]).text,
                                           "only applies to surface files (.obj, .ply, .stl, .off)");
         }
+    }
+    // The file is read whole before it is parsed: its text must fit the budget too.
+    struct stat info;
+    if (stat(resolved, &info) == 0 && S_ISREG(info.st_mode)) {
+        char what[160];
+        snprintf(what, sizeof what, "reading the mesh file %s of %lld bytes", resolved,
+                 (long long)info.st_size);
+        if ((e = icSceneBudget_Need(r, fileItem, filePath.text, (int64_t)info.st_size, what)) !=
+            IC_OK)
+            return e;
     }
     e = surface ? tetrahedralizeCached(r, fileItem, filePath.text, resolved, &def, mesh)
                 : icLoadMesh(resolved, &options, mesh, NULL, r->diag);

@@ -14,6 +14,7 @@ typedef struct icSceneReader {
     icDiagnostic *diag;
     const char *outputDir; ///< the scene's output folder (filled before bodies are read): surface
                            ///< meshes are tetrahedralised once into its cache/ subfolder
+    struct icSceneBudget *budget; ///< the load's memory budget (scene_budget.h)
 } icSceneReader;
 
 /// A JSON path buffer ("bodies[0].material").

@@ -217,6 +217,20 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
             return icDiag_Set(diag, IC_ERR_BAD_VALUE, opt.resumePath, 0,
                               "checkpoint is at frame %d, past the run's %d frames", at, frames);
         }
+        // Every frame advances the clock by dt: a state whose time is not its frame's was not
+        // written by a run of this scene. The tolerance covers the rounding of summing dt
+        // frame after frame (at most about frame^2 x 2^-53 x dt).
+        double expected = resume.frame * (double)scene->dt;
+        double slack = (double)scene->dt * (0.5 + 2.3e-16 * resume.frame * (double)resume.frame);
+        double time = icWorld_GetTime(world);
+        if (!(fabs(time - expected) <= slack)) {
+            int at = resume.frame;
+            icRunCheckpoint_Destroy(&resume);
+            return icDiag_Set(diag, IC_ERR_BAD_VALUE, opt.resumePath, 0,
+                              "checkpoint time %g s is not that of its frame %d (%d x dt %g s = "
+                              "%g s): it was not written by a run of this scene",
+                              time, at, at, (double)scene->dt, expected);
+        }
         for (int b = 0; b < scene->bodyCount; ++b) scene->bodies[b].scramble = false;
     }
 

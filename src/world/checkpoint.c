@@ -9,6 +9,7 @@
 #include "world/world_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 
 // Field by field: struct padding is never hashed, so equal settings always hash equal.
@@ -189,6 +190,17 @@ static const char s_magic[8] = {'I', 'C', 'C', 'H', 'K', 'P', 'T', 0};
 #define IC_TAG_INCOMPRESSIBLE IC_TAG('I', 'N', 'C', 'P')
 
 #define IC_STATE_FIXED 40u            // 5 words before the arrays
+
+// What a loaded state may hold, as strict as a scene (docs/reliability.md): a scene places
+// rest meshes at most IC_CHECKPOINT_MAX_REACH m away (its "translate" limit), so a position
+// farther than that from the origin plus the largest rest coordinate is a forged or
+// meaningless state; a vertex faster than IC_CHECKPOINT_MAX_SPEED leaves that reach within a
+// second. The clock starts at 0 and only advances: a scene runs at most 2^31 frames of at
+// most 3600 s, and a substep is at most one frame.
+#define IC_CHECKPOINT_MAX_REACH 1e6                   // m
+#define IC_CHECKPOINT_MAX_SPEED 1e6                   // m/s per component
+#define IC_CHECKPOINT_MAX_TIME (3600.0 * 2147483648.0) // s
+#define IC_CHECKPOINT_MAX_SUBSTEP 3600.0               // s
 #define IC_HEALTH_BYTES (12u * 8u + 160u) // 12 words and the last warning
 
 // INCP: the incompressible solver's memory between steps, a vertex count then the contact
@@ -365,6 +377,8 @@ static icResult checkLayout(const icWorld *world, const uint8_t *data, size_t si
                        (icU64)size, (icU64)total);
     if (checksum(data, size - 8) != icBytes_Get64(data + size - 8))
         return IC_FAIL(IC_ERR_PARSE, "checkpoint checksum does not match: the file is corrupted");
+    if (icBytes_Get32(data + 36) != 0 || icBytes_Get64(data + 40) != 0)
+        return IC_FAIL(IC_ERR_PARSE, "checkpoint header's flags or reserved bytes are not zero");
     uint64_t model = icBytes_Get64(data + 24);
     uint64_t expected = icWorld_HashModel(world);
     if (model != expected)
@@ -401,6 +415,12 @@ static icResult checkLayout(const icWorld *world, const uint8_t *data, size_t si
                            "checkpoint has a section '%s' this build does not know", name);
         if (*slot)
             return IC_FAIL(IC_ERR_PARSE, "checkpoint has section '%s' twice", name);
+        // Reserved words and padding are zero in every file this build writes.
+        bool zeros = icBytes_Get32(data + at + 4) == 0;
+        for (uint64_t k = bytes; k < padded(bytes); ++k) zeros = zeros && payload[k] == 0;
+        if (!zeros)
+            return IC_FAIL(IC_ERR_PARSE,
+                           "checkpoint section '%s' has non-zero reserved or padding bytes", name);
         *slot = payload;
         *slotBytes = bytes;
         at += 16 + padded(bytes);
@@ -427,6 +447,70 @@ static bool finiteReals(const uint8_t *p, size_t count) {
     for (size_t i = 0; i < count; ++i)
         if (!isfinite(icBytes_GetReal(p + 8 * i))) return false;
     return true;
+}
+
+// The first coordinate beyond bound in magnitude (count reals at p), or -1.
+static ptrdiff_t beyond(const uint8_t *p, size_t count, double bound) {
+    for (size_t i = 0; i < count; ++i)
+        if (!(fabs(icBytes_GetReal(p + 8 * i)) <= bound)) return (ptrdiff_t)i;
+    return -1;
+}
+
+// Finite values are checked before: here the ranges a scene could have produced.
+static icResult checkStateRanges(const icWorld *world, const uint8_t *arrays, size_t nv,
+                                 double time, double lastSubstep, icDiagnostic *diag) {
+    if (!(time >= 0 && time <= IC_CHECKPOINT_MAX_TIME))
+        return IC_FAIL(IC_ERR_BAD_VALUE,
+                       "checkpoint time %g s is outside [0, %g] s: a run's clock starts at 0 and "
+                       "only advances",
+                       time, IC_CHECKPOINT_MAX_TIME);
+    if (!(lastSubstep >= 0 && lastSubstep <= IC_CHECKPOINT_MAX_SUBSTEP))
+        return IC_FAIL(IC_ERR_BAD_VALUE, "checkpoint substep %g s is outside [0, %g] s",
+                       lastSubstep, IC_CHECKPOINT_MAX_SUBSTEP);
+    double rest = 0;
+    const icReal *x0 = world->model.restPositions;
+    for (size_t i = 0; i < nv; ++i) rest = fmax(rest, fabs(x0[i]));
+    double reach = IC_CHECKPOINT_MAX_REACH + rest;
+    static const char *const what[3] = {"position", "velocity", "start-of-substep position"};
+    const uint8_t *array[3] = {arrays, arrays + 8 * nv, arrays + 16 * nv};
+    for (int a = 0; a < 3; ++a) {
+        double bound = a == 1 ? IC_CHECKPOINT_MAX_SPEED : reach;
+        ptrdiff_t i = beyond(array[a], nv, bound);
+        if (i >= 0)
+            return IC_FAIL(IC_ERR_BAD_VALUE,
+                           "checkpoint %s of vertex %lld is %g %s, beyond the +-%g a scene can "
+                           "reach",
+                           what[a], (long long)(i / 3), icBytes_GetReal(array[a] + 8 * i),
+                           a == 1 ? "m/s" : "m", bound);
+    }
+    return IC_OK;
+}
+
+// The health section's figures and its NUL-terminated last warning.
+static icResult checkHealth(const uint8_t *q, icDiagnostic *diag) {
+    double speed = icBytes_GetReal(q + 64), drift = icBytes_GetReal(q + 80);
+    if (!(speed >= 0 && isfinite(speed) && drift >= 0 && isfinite(drift)))
+        return IC_FAIL(IC_ERR_BAD_VALUE,
+                       "checkpoint health figures are negative or not finite (largest speed "
+                       "%g, volume drift %g)",
+                       speed, drift);
+    if (icBytes_Get64(q + 88) != 0)
+        return IC_FAIL(IC_ERR_PARSE, "checkpoint health section's reserved word is not zero");
+    const uint8_t *text = q + 96;
+    const size_t length = IC_HEALTH_BYTES - 96;
+    size_t n = 0;
+    while (n < length && text[n] != 0) {
+        if (text[n] < 32 || text[n] == 127)
+            return IC_FAIL(IC_ERR_PARSE,
+                           "checkpoint health warning holds a control character (byte %u at "
+                           "%zu)",
+                           (unsigned)text[n], n);
+        ++n;
+    }
+    if (n == length)
+        return IC_FAIL(IC_ERR_PARSE,
+                       "checkpoint health warning is not terminated within its %zu bytes", length);
+    return IC_OK;
 }
 
 static void getReals(const uint8_t *p, icReal *out, size_t count) {
@@ -464,9 +548,11 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     int64_t substepCount = (int64_t)icBytes_Get64(p + 32);
     if (!isfinite(time) || !isfinite(lastSubstep) || !finiteReals(arrays, 3 * nv + 2 * nt))
         return IC_FAIL(IC_ERR_NOT_FINITE, "checkpoint state holds NaN or infinite numbers");
+    if ((r = checkStateRanges(world, arrays, nv, time, lastSubstep, diag)) != IC_OK) return r;
     if (view.healthBytes != IC_HEALTH_BYTES)
         return IC_FAIL(IC_ERR_PARSE, "checkpoint health section is %llu bytes, expected %u",
                        (icU64)view.healthBytes, IC_HEALTH_BYTES);
+    if ((r = checkHealth(view.health, diag)) != IC_OK) return r;
     // Counters keep counting after a restart: none may be negative or near overflowing.
     const uint64_t countLimit = (uint64_t)1 << 62;
     bool countsOk = (uint64_t)substepCount < countLimit;

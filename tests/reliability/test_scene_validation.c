@@ -103,7 +103,7 @@ IC_TEST(reliability, scene_crazy_cube_generator) {
     icScene_Destroy(&scene);
     IC_CHECK_INT(icGetByteCount(), bytes);
     expect("{\"dt\": 0.01, \"bodies\": [{\"mesh\": {\"generate\": \"crazy_cube\",\n\"tets\": 0}}]}",
-           IC_ERR_BAD_VALUE, 2, "bodies[0].mesh.tets: 0 is outside [1, 100000000]");
+           IC_ERR_BAD_VALUE, 2, "bodies[0].mesh.tets: 0 is outside [162, 100000000]");
     expect("{\"dt\": 0.01, \"bodies\": [{\"mesh\": {\"generate\": \"crazy_cube\",\n\"size\": -1}}]}",
            IC_ERR_BAD_VALUE, 2, "bodies[0].mesh.size: -1 is outside (0, inf)");
     expect("{\"dt\": 0.01, \"bodies\": [{\"mesh\": {\"generate\": \"crazy_cube\",\n\"cells\": 3}}]}",

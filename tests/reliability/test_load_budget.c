@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+// Loading has a memory budget: a scene file larger than the cap is refused before it is read,
+// and a scene whose meshes and solver state are estimated to need more than the budget is
+// refused before they are allocated (IC_ERR_OUT_OF_MEMORY, naming the scene, the mesh, the
+// estimate and the budget). The estimate is checked against what a load and two steps really
+// allocate, so that a change to the solvers' structures that outgrows it fails here.
+#include "test.h"
+
+#include "isochor/scene.h"
+#include "scene/scene_budget.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+// Writes text to dir/name; path receives the file's name (IC_PATH bytes).
+enum { IC_PATH = 1200 };
+static const char *writeScene(char *path, const char *dir, const char *name, const char *text) {
+    IC_FORMAT_N(path, IC_PATH, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fputs(text, fp);
+        fclose(fp);
+    }
+    return path;
+}
+
+static icResult loadWith(const char *path, int64_t maxMemory, int64_t maxFileBytes,
+                         icDiagnostic *diag) {
+    icSceneLoadOptions options = icDefaultSceneLoadOptions();
+    options.maxMemory = maxMemory;
+    options.maxFileBytes = maxFileBytes;
+    icScene scene;
+    memset(diag, 0, sizeof *diag);
+    icResult r = icScene_LoadWith(path, &options, &scene, diag);
+    if (r == IC_OK) icScene_Destroy(&scene);
+    return r;
+}
+
+static double seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// The case: inside the generator's range, far beyond any machine's memory.
+IC_TEST(reliability, budget_refuses_a_huge_crazy_cube_before_allocating) {
+    int64_t bytes = icGetByteCount();
+    char buffer[IC_PATH];
+    const char *path = writeScene(
+        buffer, icTest_TempDir(), "huge_cube.json",
+        "{\"dt\": 0.01,\n \"bodies\": [{\"mesh\": {\"generate\": \"crazy_cube\", \"tets\": "
+        "100000000}}]}\n");
+    icDiagnostic diag;
+    double start = seconds();
+    IC_CHECK_RESULT(loadWith(path, (int64_t)4 << 30, 0, &diag), IC_ERR_OUT_OF_MEMORY);
+    double took = seconds() - start;
+    IC_CHECK_MSG(took < 1.0, "refused after %.2f s", took);
+    IC_CHECK_MSG(strcmp(diag.file, path) == 0 && diag.line == 2, "at %s:%d", diag.file, diag.line);
+    IC_CHECK_MSG(strstr(diag.message, "bodies[0].mesh: the crazy cube of about 120000000 tets") &&
+                     strstr(diag.message, "over the memory budget of 4.0 GiB (4294967296 bytes)"),
+                 "message: %s", diag.message);
+    // Refused before the generator ran: nothing was allocated, nothing is left.
+    IC_CHECK_INT(icGetByteCount(), bytes);
+    // The default budget (half the physical memory) refuses it too, on any machine with less
+    // than the estimate's double.
+    memset(&diag, 0, sizeof diag);
+    icScene scene;
+    if (icScene_DefaultMemoryBudget() < ((int64_t)40 << 30)) {
+        IC_CHECK_RESULT(icScene_Load(path, &scene, &diag), IC_ERR_OUT_OF_MEMORY);
+    }
+    IC_CHECK(icScene_DefaultMemoryBudget() > 0);
+    remove(path);
+}
+
+IC_TEST(reliability, budget_counts_every_body_and_names_what_is_left) {
+    const char *dir = icTest_TempDir();
+    char paths[3][IC_PATH];
+    const char *path = writeScene(
+        paths[0], dir, "two_boxes.json",
+        "{\"dt\": 0.01, \"bodies\": [\n"
+        "  {\"mesh\": {\"generate\": \"box\", \"cells\": 24}},\n"
+        "  {\"mesh\": {\"generate\": \"box\", \"cells\": 24}, \"translate\": [2, 0, 0]}]}\n");
+    icDiagnostic diag;
+    // One box of 82,944 tets fits in 64 MiB, two do not: the second is refused.
+    IC_CHECK_RESULT(loadWith(path, (int64_t)64 << 20, 0, &diag), IC_ERR_OUT_OF_MEMORY);
+    IC_CHECK_MSG(diag.line == 3 && strstr(diag.message, "bodies[1].mesh: the box of about 82944 tets") &&
+                     strstr(diag.message, "more than is left of the memory budget of 64.0 MiB (67108864 bytes): the scene's parsed JSON takes"),
+                 "line %d: %s", diag.line, diag.message);
+    IC_CHECK_RESULT(loadWith(path, (int64_t)256 << 20, 0, &diag), IC_OK);
+    // Every generator: a sphere and a torus past 1 MiB.
+    const char *sphere = writeScene(
+        paths[1], dir, "big_sphere.json",
+        "{\"dt\": 0.01, \"bodies\": [{\"mesh\": {\"generate\": \"sphere\", \"cells\": 40}}]}\n");
+    IC_CHECK_RESULT(loadWith(sphere, (int64_t)1 << 20, 0, &diag), IC_ERR_OUT_OF_MEMORY);
+    IC_CHECK_MSG(strstr(diag.message, "the sphere of about"), "%s", diag.message);
+    const char *torus = writeScene(
+        paths[2], dir, "big_torus.json",
+        "{\"dt\": 0.01, \"bodies\": [{\"mesh\": {\"generate\": \"torus\", \"cells\": 60}}]}\n");
+    IC_CHECK_RESULT(loadWith(torus, (int64_t)1 << 20, 0, &diag), IC_ERR_OUT_OF_MEMORY);
+    IC_CHECK_MSG(strstr(diag.message, "the torus of about"), "%s", diag.message);
+    remove(path);
+    remove(sphere);
+    remove(torus);
+}
+
+// A mesh file is read whole: its size counts before it is read, then the body built from it.
+IC_TEST(reliability, budget_counts_mesh_files) {
+    const char *dir = icTest_TempDir();
+    char mesh[IC_PATH], scene[2000], buffer[IC_PATH];
+    IC_FORMAT(mesh, "%s/budget_box.vtk", dir);
+    icTetMesh box;
+    const int cells[3] = {10, 10, 10};
+    IC_REQUIRE(icGenerateBox(&box, icVec3_Make(1, 1, 1), cells, 6) == IC_OK);
+    IC_REQUIRE(icSaveMesh(mesh, &box, false, NULL) == IC_OK);
+    icTetMesh_Destroy(&box);
+    FILE *fp = fopen(mesh, "rb");
+    IC_REQUIRE(fp);
+    fseek(fp, 0, SEEK_END);
+    int64_t fileBytes = ftell(fp);
+    fclose(fp);
+    IC_FORMAT(scene, "{\"dt\": 0.01, \"bodies\": [{\"mesh\": {\"file\": \"%s\"}}]}\n", mesh);
+    const char *path = writeScene(buffer, dir, "file_mesh.json", scene);
+    int64_t parse = icSceneBudget_JsonBytes((int64_t)strlen(scene));
+    icDiagnostic diag;
+    // Room for the parse but not for the file's text.
+    IC_CHECK_RESULT(loadWith(path, parse + fileBytes / 2, 0, &diag), IC_ERR_OUT_OF_MEMORY);
+    IC_CHECK_MSG(strstr(diag.message, "bodies[0].mesh.file: reading the mesh file") &&
+                     strstr(diag.message, "budget_box.vtk"),
+                 "%s", diag.message);
+    // Room for the text but not for the 6,000-tet body.
+    IC_CHECK_RESULT(loadWith(path, parse + fileBytes, 0, &diag), IC_ERR_OUT_OF_MEMORY);
+    IC_CHECK_MSG(strstr(diag.message, "bodies[0].mesh: the body's mesh of 6000 tets and 1331 vertices"),
+                 "%s", diag.message);
+    IC_CHECK_RESULT(loadWith(path, 0, 0, &diag), IC_OK);
+    remove(path);
+    remove(mesh);
+}
+
+IC_TEST(reliability, scene_file_size_is_capped_before_reading) {
+    char text[3000];
+    IC_FORMAT(text,
+              "{\"description\": \"%0*d\",\n \"dt\": 0.01, \"bodies\": [{\"mesh\": "
+              "{\"generate\": \"box\", \"cells\": 1}}]}\n",
+              2000, 0);
+    char buffer[IC_PATH], words[100];
+    const char *path = writeScene(buffer, icTest_TempDir(), "padded.json", text);
+    long long length = (long long)strlen(text);
+    icDiagnostic diag;
+    IC_CHECK_RESULT(loadWith(path, 0, 1000, &diag), IC_ERR_BAD_VALUE);
+    IC_FORMAT(words, "the scene file is %lld bytes, more than the 1000 bytes", length);
+    IC_CHECK_MSG(strstr(diag.message, words), "%s", diag.message);
+    IC_CHECK_RESULT(loadWith(path, 0, 0, &diag), IC_OK);      // the default cap: 64 MiB
+    IC_CHECK_RESULT(loadWith(path, 0, length, &diag), IC_OK); // the cap is inclusive
+    IC_CHECK_RESULT(loadWith(path, 0, length - 1, &diag), IC_ERR_BAD_VALUE);
+    // Parsing is estimated from the text before cJSON allocates.
+    IC_CHECK_RESULT(loadWith(path, 5000, 0, &diag), IC_ERR_OUT_OF_MEMORY);
+    IC_FORMAT(words, "parsing this scene of %lld bytes needs about", length);
+    IC_CHECK_MSG(strstr(diag.message, words), "%s", diag.message);
+    IC_CHECK_RESULT(loadWith(path, -1, 0, &diag), IC_ERR_INVALID_ARGUMENT);
+    remove(path);
+}
+
+// The estimate against the real structures: a box loaded and run two frames just inside a
+// ground plane, per solver, two workers. It must never be below what was allocated, nor so far
+// above it that it refuses scenes that fit.
+IC_TEST(reliability, budget_estimate_is_above_the_real_bytes) {
+    static const struct {
+        const char *solver, *material;
+        icSolverType type;
+    } cases[] = {
+        {"xpbd", "{}", IC_SOLVER_XPBD},
+        {"newton", "{\"model\": \"snh\"}", IC_SOLVER_NEWTON},
+        {"incompressible", "{\"model\": \"corotated\", \"poisson_ratio\": 0.5}",
+         IC_SOLVER_INCOMPRESSIBLE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        int64_t before = icGetByteCount();
+        char text[1000];
+        IC_FORMAT(text,
+                  "{\"dt\": 0.01, \"frames\": 2, \"solver\": {\"type\": \"%s\", \"workers\": 2},\n"
+                  " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 12}, "
+                  "\"material\": %s, \"translate\": [0, 0.499, 0]}],\n"
+                  " \"colliders\": [{\"plane\": {\"normal\": [0, 1, 0], \"offset\": 0}}]}\n",
+                  cases[i].solver, cases[i].material);
+        icScene scene;
+        icDiagnostic diag = {0};
+        IC_REQUIRE(icScene_LoadString(text, "estimate", ".", &scene, &diag) == IC_OK);
+        icRunOptions options = icDefaultRunOptions();
+        options.writeOutput = false;
+        icRunSummary summary;
+        IC_CHECK_RESULT(icScene_Run(&scene, &options, &summary, &diag), IC_OK);
+        // Workspaces stay allocated between steps: what a run holds after its frames.
+        int64_t real = icGetByteCount() - before;
+        int nv = icWorld_GetVertexCount(scene.world), nt = icWorld_GetTetCount(scene.world);
+        int64_t estimate = icSceneBudget_BodyBytes(cases[i].type, 2, nv, nt);
+        IC_CHECK_MSG(estimate >= real && estimate <= 3 * real,
+                     "%s: estimate %lld bytes, allocated %lld (%d vertices, %d tets)",
+                     cases[i].solver, (long long)estimate, (long long)real, nv, nt);
+        icScene_Destroy(&scene);
+    }
+}
+
+IC_TEST(reliability, cli_max_memory_and_scene_size) {
+    const char *dir = icTest_TempDir();
+    char buffer[IC_PATH];
+    const char *path = writeScene(
+        buffer, dir, "cli_budget.json",
+        "{\"dt\": 0.01, \"frames\": 1,\n"
+        " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 40}}]}\n");
+    char args[3000];
+    IC_FORMAT(args, "run '%s' --quiet --no-output --max-memory 64M", path);
+    icCliRun run = icTest_RunCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(run.err && strstr(run.err, path) &&
+                     strstr(run.err, "bodies[0].mesh: the box of about 384000 tets") &&
+                     strstr(run.err, "memory budget of 64.0 MiB (67108864 bytes)") &&
+                     strstr(run.err, "[IC_ERR_OUT_OF_MEMORY]"),
+                 "stderr: %s", run.err ? run.err : "");
+    IC_CHECK_MSG(run.out && run.out[0] == 0, "stdout: %s", run.out ? run.out : "");
+    icTest_FreeCli(&run);
+    IC_FORMAT(args, "info --scene '%s' --max-memory 64m", path);
+    run = icTest_RunCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(run.err && strstr(run.err, "[IC_ERR_OUT_OF_MEMORY]"), "stderr: %s",
+                 run.err ? run.err : "");
+    icTest_FreeCli(&run);
+    IC_FORMAT(args, "run '%s' --quiet --no-output --max-scene-size 50", path);
+    run = icTest_RunCli(dir, args);
+    IC_CHECK_INT(run.status, 2);
+    IC_CHECK_MSG(run.err && strstr(run.err, "more than the 50 bytes a scene file may have") &&
+                     strstr(run.err, "[IC_ERR_BAD_VALUE]"),
+                 "stderr: %s", run.err ? run.err : "");
+    icTest_FreeCli(&run);
+    static const char *const bad[] = {"12X", "0", "-5", "1.5G", "", "99999999999T"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        IC_FORMAT(args, "run '%s' --quiet --no-output --max-memory '%s'", path, bad[i]);
+        run = icTest_RunCli(dir, args);
+        IC_CHECK_INT(run.status, 2);
+        IC_CHECK_MSG(run.err && strstr(run.err, "is not a number of bytes"), "'%s': %s", bad[i],
+                     run.err ? run.err : "");
+        icTest_FreeCli(&run);
+    }
+    // Suffixes: 1G is plenty for this box, in either spelling.
+    IC_FORMAT(args, "run '%s' --quiet --no-output --max-memory 1GiB --max-scene-size 4k", path);
+    run = icTest_RunCli(dir, args);
+    IC_CHECK_MSG(run.status == 0, "status %d: %s", run.status, run.err ? run.err : "");
+    icTest_FreeCli(&run);
+    remove(path);
+}
