@@ -344,6 +344,7 @@ typedef struct icHealthStats {
     icReal maxSpeedSeen;        ///< m/s, fastest vertex at the end of any checked step
     int maxInvertedSeen;        ///< most inverted tets at the end of any checked step
     icReal maxVolumeDriftSeen;  ///< largest |V/V0 - 1| at the end of any checked step
+    icReal maxTetJMinus1Seen;   ///< largest |J - 1| of one tet at the end of any checked step
     char lastWarning[160];      ///< the latest warning as a sentence ("" when none)
 } icHealthStats;
 

@@ -55,6 +55,7 @@ icResult icWriteRunSummary(const char *path, const icRunSummary *summary, icDiag
     writeNumber(fp, "health_max_speed", h->maxSpeedSeen, false);
     fprintf(fp, "  \"health_max_inverted_tets\": %d,\n", h->maxInvertedSeen);
     writeNumber(fp, "health_max_volume_drift", h->maxVolumeDriftSeen, false);
+    writeNumber(fp, "health_max_tet_J_minus_1", h->maxTetJMinus1Seen, false);
     fprintf(fp, "  \"health_last_warning\": \"");
     for (const char *c = h->lastWarning; *c; ++c) {
         if (*c == '"' || *c == '\\') fputc('\\', fp);

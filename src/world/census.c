@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The tets' census after a step: how many are inverted and the bodies' current volume, on the
+// The tets' census after a step: how many are inverted, the worst |J - 1| and the bodies'
+// current volume, on the
 // model's workers (the XPBD step's statistics and the health checks read it every step; done
 // serially with F per tet it cost about two of a 100k-tet step's ten sweeps).
 #include "core/pool.h"
 #include "world/world_internal.h"
+
+#include <math.h>
 
 // Tets per block: fixed by the tet count alone, so the blocks' partial sums, added in block
 // order, give the same bits for any worker count.
@@ -15,12 +18,14 @@ typedef struct icCensusTask {
     int blockSize;
     int inverted[IC_CENSUS_MAX_BLOCKS];
     icReal volume[IC_CENSUS_MAX_BLOCKS];
+    icReal worstJ[IC_CENSUS_MAX_BLOCKS];
 } icCensusTask;
 
 static void censusTask(int start, int end, int worker, void *context) {
     (void)worker;
     icCensusTask *T = context;
     const int *tets = T->model->tets;
+    const icReal *restVolume = T->model->restVolume;
     const icReal *x = T->x;
     // A tet's vertices are anywhere in a shuffled mesh: ask for those of a later tet while
     // this one computes (else each tet waits for memory on its own, ~25 ns at 1M tets).
@@ -29,7 +34,7 @@ static void censusTask(int start, int end, int worker, void *context) {
         int t0 = b * T->blockSize, t1 = t0 + T->blockSize;
         t1 = t1 < T->model->tetCount ? t1 : T->model->tetCount;
         int inverted = 0;
-        icReal volume = 0;
+        icReal volume = 0, worstJ = 0;
         for (int t = t0; t < t1; ++t) {
             if (t + IC_CENSUS_PREFETCH < t1) {
                 const int *ahead = tets + 4 * (size_t)(t + IC_CENSUS_PREFETCH);
@@ -46,14 +51,18 @@ static void censusTask(int start, int end, int worker, void *context) {
             icReal det = icVec3_Dot(e0, icVec3_Cross(e1, e2));
             inverted += det <= 0;
             volume += det;
+            // |J - 1| = |det Ds - 6 V0| / (6 V0); a NaN det makes it NaN, and NaN stays.
+            icReal rest6 = 6 * restVolume[t], offset = fabs(det - rest6);
+            if (!(offset <= worstJ * rest6)) worstJ = offset / rest6;
         }
         T->inverted[b] = inverted;
         T->volume[b] = volume / 6;
+        T->worstJ[b] = worstJ;
     }
 }
 
 icTetCensus icModel_TetCensus(const icModel *model, const icReal *x) {
-    icTetCensus c = {0, 0};
+    icTetCensus c = {0, 0, 0};
     int n = model->tetCount;
     if (n <= 0) return c;
     icCensusTask T;
@@ -66,6 +75,7 @@ icTetCensus icModel_TetCensus(const icModel *model, const icReal *x) {
     for (int b = 0; b < blocks; ++b) {
         c.inverted += T.inverted[b];
         c.volume += T.volume[b];
+        if (!(T.worstJ[b] <= c.worstJMinus1)) c.worstJMinus1 = T.worstJ[b];
     }
     return c;
 }

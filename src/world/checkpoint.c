@@ -312,6 +312,7 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
     icBytes_PutReal(p + 64, h->maxSpeedSeen);
     icBytes_Put64(p + 72, (uint64_t)(int64_t)h->maxInvertedSeen);
     icBytes_PutReal(p + 80, h->maxVolumeDriftSeen);
+    icBytes_PutReal(p + 88, h->maxTetJMinus1Seen);
     memcpy(p + 96, h->lastWarning, sizeof h->lastWarning);
     p[96 + sizeof h->lastWarning - 1] = 0;
     p += IC_HEALTH_BYTES;
@@ -489,13 +490,13 @@ static icResult checkStateRanges(const icWorld *world, const uint8_t *arrays, si
 // The health section's figures and its NUL-terminated last warning.
 static icResult checkHealth(const uint8_t *q, icDiagnostic *diag) {
     double speed = icBytes_GetReal(q + 64), drift = icBytes_GetReal(q + 80);
-    if (!(speed >= 0 && isfinite(speed) && drift >= 0 && isfinite(drift)))
+    double worstJ = icBytes_GetReal(q + 88); // 0 in files written before it was kept
+    if (!(speed >= 0 && isfinite(speed) && drift >= 0 && isfinite(drift) && worstJ >= 0 &&
+          isfinite(worstJ)))
         return IC_FAIL(IC_ERR_BAD_VALUE,
                        "checkpoint health figures are negative or not finite (largest speed "
-                       "%g, volume drift %g)",
-                       speed, drift);
-    if (icBytes_Get64(q + 88) != 0)
-        return IC_FAIL(IC_ERR_PARSE, "checkpoint health section's reserved word is not zero");
+                       "%g, volume drift %g, tet |J - 1| %g)",
+                       speed, drift, worstJ);
     const uint8_t *text = q + 96;
     const size_t length = IC_HEALTH_BYTES - 96;
     size_t n = 0;
@@ -615,6 +616,7 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     h->maxSpeedSeen = icBytes_GetReal(q + 64);
     h->maxInvertedSeen = (int)(int64_t)icBytes_Get64(q + 72);
     h->maxVolumeDriftSeen = icBytes_GetReal(q + 80);
+    h->maxTetJMinus1Seen = icBytes_GetReal(q + 88);
     memcpy(h->lastWarning, q + 96, sizeof h->lastWarning);
     h->lastWarning[sizeof h->lastWarning - 1] = 0;
     return IC_OK;

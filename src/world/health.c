@@ -127,7 +127,7 @@ icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats)
             }
         }
 
-        // Tets: inverted count and total volume.
+        // Tets: inverted count, worst |J - 1| and total volume.
         icTetCensus census = icModel_TetCensus(m, s->x);
         int inverted = census.inverted;
         icReal volume = census.volume;
@@ -135,6 +135,7 @@ icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats)
         // count on their own.
         if (stats && m->def.solver == IC_SOLVER_XPBD) stats->invertedTets = inverted;
         if (inverted > h->maxInvertedSeen) h->maxInvertedSeen = inverted;
+        if (census.worstJMinus1 > h->maxTetJMinus1Seen) h->maxTetJMinus1Seen = census.worstJMinus1;
         if (inverted > def->maxInvertedTets) {
             snprintf(what, sizeof what, "%d inverted tets > max_inverted_tets %d", inverted,
                      def->maxInvertedTets);

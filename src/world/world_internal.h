@@ -118,11 +118,13 @@ static inline icMat3 icModel_TetF(const icModel *model, const icReal *x, int t) 
     return icMat3_Mul(Ds, model->invRest[t]);
 }
 
-/// Tets with det F <= 0 at positions x, and their total volume (m^3), on the model's workers
-/// (src/world/census.c; the same bits for any worker count).
+/// Tets with det F <= 0 at positions x, their total volume (m^3) and the largest |J - 1| of a
+/// tet (NaN when a J is), on the model's workers (src/world/census.c; the same bits for any
+/// worker count).
 typedef struct icTetCensus {
     int inverted;
     icReal volume;
+    icReal worstJMinus1;
 } icTetCensus;
 icTetCensus icModel_TetCensus(const icModel *model, const icReal *x);
 

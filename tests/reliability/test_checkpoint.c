@@ -75,6 +75,9 @@ IC_TEST(reliability, checkpoint_restart_is_bit_identical) {
                     sizeof(icReal) * 3 * (size_t)icWorld_GetVertexCount(a.world)) == 0);
     // The health counts travel with the state.
     IC_CHECK_INT(icWorld_GetHealth(a.world).steps, icWorld_GetHealth(b.world).steps);
+    IC_CHECK(icWorld_GetHealth(a.world).maxTetJMinus1Seen > 0);
+    IC_CHECK(icWorld_GetHealth(a.world).maxTetJMinus1Seen ==
+             icWorld_GetHealth(b.world).maxTetJMinus1Seen);
     icScene_Destroy(&a);
     icScene_Destroy(&b);
     IC_CHECK_INT(icGetByteCount(), bytes);

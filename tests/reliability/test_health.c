@@ -150,6 +150,15 @@ IC_TEST(reliability, health_inversion_and_volume_warnings) {
     IC_CHECK_INT(h.volumeWarnings, 1);
     IC_CHECK_INT(h.inversionWarnings, 0);
     IC_CHECK(h.maxVolumeDriftSeen > 0.8);
+    // Each tet keeps a tenth of its volume (to the step's motion): the worst |J - 1| is the one
+    // the tet fields give after the step.
+    int tets = icWorld_GetTetCount(w);
+    icReal J[6], worst = 0;
+    IC_REQUIRE(tets == 6);
+    icWorld_GetTetFields(w, J, NULL, NULL);
+    for (int t = 0; t < tets; ++t) worst = fmax(worst, fabs(J[t] - 1));
+    IC_CHECK(worst > 0.8 && worst < 0.95);
+    IC_CHECK_NEAR(h.maxTetJMinus1Seen, worst, 1e-12);
     // Mirror it: every tet inverted.
     x = icWorld_GetPositionsMutable(w);
     for (int i = 0; i < icWorld_GetVertexCount(w); ++i) x[3 * i + 1] *= -10;
@@ -157,6 +166,7 @@ IC_TEST(reliability, health_inversion_and_volume_warnings) {
     h = icWorld_GetHealth(w);
     IC_CHECK_INT(h.inversionWarnings, 1);
     IC_CHECK(h.maxInvertedSeen >= 1);
+    IC_CHECK(h.maxTetJMinus1Seen > 1.5); // J near -1: |J - 1| near 2
     icDestroyWorld(w);
 }
 
@@ -215,7 +225,8 @@ IC_TEST(reliability, health_scene_key_and_summary) {
 
 // The census the health checks and step statistics read (src/world/census.c): det Ds in
 // place of det F, blocks summed in order. Same inverted count as det F tet by tet, the same
-// volume as sum J V0 to round-off, and the same bits for 1 and 2 workers.
+// volume as sum J V0 and the same worst |J - 1| to round-off, and the same bits for 1 and 2
+// workers.
 IC_TEST(reliability, tet_census_matches_det_f) {
     icTetCensus census[2];
     for (int workers = 1; workers <= 2; ++workers) {
@@ -234,18 +245,21 @@ IC_TEST(reliability, tet_census_matches_det_f) {
         icTest_Seed(5);
         for (int i = 0; i < 3 * m->vertexCount; ++i) x[i] += icTest_Uniform(-0.06, 0.06);
         int inverted = 0;
-        icReal volume = 0;
+        icReal volume = 0, worstJ = 0;
         for (int t = 0; t < m->tetCount; ++t) {
             icReal J = icMat3_Det(icModel_TetF(m, x, t));
             inverted += J <= 0;
             volume += J * m->restVolume[t];
+            worstJ = fmax(worstJ, fabs(J - 1));
         }
         census[workers - 1] = icModel_TetCensus(m, x);
         IC_CHECK(inverted > 10 && inverted < m->tetCount / 4);
         IC_CHECK_INT(census[workers - 1].inverted, inverted);
         IC_CHECK_MSG(fabs(census[workers - 1].volume - volume) <= 1e-12 * fabs(volume), "%.17g vs %.17g",
                      census[workers - 1].volume, volume);
+        IC_CHECK_NEAR(census[workers - 1].worstJMinus1, worstJ, 1e-12 * worstJ);
         icDestroyWorld(world);
     }
     IC_CHECK(memcmp(&census[0].volume, &census[1].volume, sizeof(icReal)) == 0);
+    IC_CHECK(memcmp(&census[0].worstJMinus1, &census[1].worstJMinus1, sizeof(icReal)) == 0);
 }

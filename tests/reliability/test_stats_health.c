@@ -24,6 +24,7 @@ IC_TEST(reliability, stats_json_health_keys) {
     h->maxSpeedSeen = 12.5;
     h->maxInvertedSeen = 6;
     h->maxVolumeDriftSeen = NAN;
+    h->maxTetJMinus1Seen = 0.375;
     snprintf(h->lastWarning, sizeof h->lastWarning, "a \"quoted\" \\ warning");
     char path[1200];
     IC_FORMAT(path, "%s/stats.json", icTest_TempDir());
@@ -44,7 +45,8 @@ IC_TEST(reliability, stats_json_health_keys) {
                   {"health_non_finite_steps", 1}, {"health_speed_warnings", 2},
                   {"health_inversion_warnings", 3}, {"health_volume_warnings", 3},
                   {"health_clamped_vertices", 17}, {"health_stops", 1},
-                  {"health_max_speed", 12.5},      {"health_max_inverted_tets", 6}};
+                  {"health_max_speed", 12.5},      {"health_max_inverted_tets", 6},
+                  {"health_max_tet_J_minus_1", 0.375}};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
         const cJSON *item = cJSON_GetObjectItem(root, counts[i].key);
         IC_CHECK_MSG(item && cJSON_IsNumber(item) && item->valuedouble == counts[i].value,

@@ -55,6 +55,9 @@ IC_TEST(scenes, demo_runs_clean) {
     IC_CHECK_INT(w.frames, scene.frames);
     IC_CHECK_INT((int)s.health.warnings, 0);
     IC_CHECK_INT(s.health.maxInvertedSeen, 0);
+    // The health checks see every step (here one a frame): their worst |J - 1| covers the
+    // smallest J of the frames.
+    IC_CHECK(s.health.maxTetJMinus1Seen >= 1 - w.minJ - 1e-9);
     // No tet inverted or anywhere near zero volume in any frame (J = 0.20 at worst).
     IC_CHECK_MSG(w.minJ > 0.1, "worst J %g at frame %d", w.minJ, w.worstFrame);
     // The ball's total volume stays within 0.5 % (0.9978 at worst).

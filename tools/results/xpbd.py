@@ -121,7 +121,7 @@ FIGURES = [
            fmt=",d"),
     Figure("compress.20_substeps.gain_percent", "compress_20_substeps",
            r"20 substeps: volume gain ([0-9.]+) %", fmt=".1f"),
-    Figure("scramble.coupled.inverted", "scramble_coupled", r"^inverted tets\s+([0-9]+) \(at the end\)"),
+    Figure("scramble.coupled.inverted", "scramble_coupled", r"^inverted tets\s+([0-9]+) at the end"),
     # Unfold (Fig. 8).
     *[f for body in ("sphere", "bar") for f in (
         Figure(f"unfold.{body}.rms", f"unfold_{body}",
