@@ -300,6 +300,7 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
     icBytes_PutReal(p + 64, h->maxSpeedSeen);
     icBytes_Put64(p + 72, (uint64_t)(int64_t)h->maxInvertedSeen);
     icBytes_PutReal(p + 80, h->maxVolumeDriftSeen);
+    icBytes_Put64(p + 88, (uint64_t)h->solverWarnings);
     memcpy(p + 96, h->lastWarning, sizeof h->lastWarning);
     p[96 + sizeof h->lastWarning - 1] = 0;
     p += IC_HEALTH_BYTES;
@@ -529,6 +530,7 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     h->maxSpeedSeen = icBytes_GetReal(q + 64);
     h->maxInvertedSeen = (int)(int64_t)icBytes_Get64(q + 72);
     h->maxVolumeDriftSeen = icBytes_GetReal(q + 80);
+    h->solverWarnings = (int64_t)icBytes_Get64(q + 88);
     memcpy(h->lastWarning, q + 96, sizeof h->lastWarning);
     h->lastWarning[sizeof h->lastWarning - 1] = 0;
     return IC_OK;
