@@ -57,8 +57,10 @@ static void usage(FILE *out) {
             "Before stepping, pre-flight notes warn of a body that will sag under its own\n"
             "weight, a substep too long for the stiffest element, or a mesh in other units\n"
             "(the scene key \"preflight\": false hides them).\n"
-            "SIGINT or SIGTERM: the current frame's files are finished, a checkpoint and the\n"
-            "stats are written, and the run exits with 128 + the signal number (130, 143).\n"
+            "SIGINT or SIGTERM: the step under way stops within a substep (or Newton\n"
+            "iteration) and goes back to the last whole frame; that frame's files are\n"
+            "finished, a checkpoint of it and the stats are written, and the run exits with\n"
+            "128 + the signal number (130, 143).\n"
             "exit status: 0 ok, 1 the run failed (NaN, health stop, cannot write), 2 bad scene,\n"
             "usage or checkpoint, 130/143 interrupted\n");
 }
@@ -219,8 +221,9 @@ static void logProgress(int done, int total, double msPerFrame, icReal volumeRat
     fflush(stderr);
 }
 
-// SIGINT/SIGTERM: the runner sees the flag after the current frame, writes its files and a
-// checkpoint and stops. A second signal ends the process at once (the handler is reset), which
+// SIGINT/SIGTERM: the solvers see the flag once per substep and the step goes back to the
+// last whole frame (or the runner sees it after a frame); it writes that frame's checkpoint
+// and stops. A second signal ends the process at once (the handler is reset), which
 // still leaves no truncated file under a final name: every output is written atomically.
 static volatile sig_atomic_t s_interrupt;
 
@@ -350,6 +353,7 @@ static void printSummary(const icScene *scene, const icRunSummary *s, int frames
                "volume",
                (long long)h->warnings, (long long)h->nonFiniteSteps, (long long)h->speedWarnings,
                (long long)h->inversionWarnings, (long long)h->volumeWarnings);
+        if (h->solverWarnings) printf(", %lld solver", (long long)h->solverWarnings);
         if (h->clampedVertices) printf(", %lld velocities clamped", (long long)h->clampedVertices);
         if (h->stops) printf(", stopped");
         printf("\n               last: %s\n", h->lastWarning);

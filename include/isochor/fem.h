@@ -208,6 +208,8 @@ typedef struct icNewtonStats {
     int indefiniteSolves;    ///< PCG solves that met non-positive curvature
     icReal initialResidual;  ///< |r_0|_inf over free DOFs, N
     icReal residual;         ///< final |r|_inf over free DOFs, N
+    icReal targetResidual;   ///< the |r|_inf the tolerances asked for: max(absoluteTolerance
+                             ///< x force scale, residualTolerance x initialResidual), N
     icReal energy;           ///< elastic energy at the end, J
     bool converged;          ///< a tolerance of icNewtonDef was reached
     icReal assemblyMilliseconds; ///< evaluation + assembly time, summed, ms
@@ -245,6 +247,10 @@ void icNewtonSolver_SetDef(icNewtonSolver *solver, const icNewtonDef *def);
 /// potential NULL removes it.
 void icNewtonSolver_SetPotential(icNewtonSolver *solver, icVertexPotentialFn potential,
                                  void *context);
+/// A flag (set by a signal handler) that later steps and solves look at before every Newton
+/// iteration after the first: once it is non-zero they stop with IC_ERR_INTERRUPTED and x, v
+/// as they were given. Only read; NULL (default) removes it.
+void icNewtonSolver_SetInterrupt(icNewtonSolver *solver, const volatile sig_atomic_t *flag);
 
 /// One backward Euler step (Sifakis & Barbič 2012, sec.\ 4.4): x, v (vertexCount x 3) go
 /// from t^n to t^n + dt. Inertial initial guess x = x^n + dt v^n (the notes' start x^n,

@@ -315,8 +315,13 @@ icResult icRodWorld_AddFusiformBundle(icRodWorld *world, icVec3 start, icVec3 en
                                       const icRodDef *def, icRodMatching matching, int *firstRod,
                                       int *bundle, icDiagnostic *diag);
 
-/// Advances the rod world by dt seconds.
+/// Advances the rod world by dt seconds. IC_ERR_INTERRUPTED when the flag of
+/// icRodWorld_SetInterrupt became non-zero: the state is then that of the last whole substep
+/// (rods keep no copy to go back to).
 icResult icRodWorld_Step(icRodWorld *world, icReal dt, icRodStepStats *stats);
+/// A flag (set by a signal handler) that icRodWorld_Step looks at before every substep and
+/// stops on once it is non-zero; only read. NULL (default): none.
+void icRodWorld_SetInterrupt(icRodWorld *world, const volatile sig_atomic_t *flag);
 
 // ---------------------------------------------------------------------------------------
 // Triangle surfaces (procedural meshes, skins, pill outlines).

@@ -161,8 +161,10 @@ typedef struct icRunOptions {
     void *progressContext; ///< passed to progressFn
     /// Checkpoints (docs/reliability.md): after every checkpointEvery-th frame (0 = never)
     /// and when *interrupt has become non-zero, the world's state and the run's position are
-    /// written to checkpointPath atomically. An interrupt ends the run after the current
-    /// frame's files with IC_ERR_INTERRUPTED.
+    /// written to checkpointPath atomically. An interrupt ends the run with IC_ERR_INTERRUPTED:
+    /// one that comes during a step stops it within a substep (or Newton iteration) and the
+    /// world goes back to the last whole frame, which the checkpoint then holds
+    /// (icWorld_SetInterrupt); one between steps ends it after the current frame's files.
     int checkpointEvery;
     const char *checkpointPath;             ///< NULL: no checkpoints
     const volatile sig_atomic_t *interrupt; ///< set by a signal handler; NULL: none

@@ -7,6 +7,8 @@
 
 #include "isochor/mesh.h"
 
+#include <signal.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -76,11 +78,23 @@ typedef enum icHealthPolicy {
 /// reachable: a compressible body whose pins drag a slab away.)
 #define IC_HEALTH_MEANINGLESS_VOLUME_RATIO 100.0
 
+/// A Newton step or static solve that stops at its iteration cap far from its tolerance fails
+/// as diverged (IC_ERR_NUMERICAL, under every policy but IC_HEALTH_OFF): its residual is more
+/// than IC_HEALTH_NEWTON_FAR_FROM_TOLERANCE times the one its tolerances asked for
+/// (icNewtonStats.targetResidual) and was not reduced IC_HEALTH_NEWTON_MIN_REDUCTION-fold from
+/// the solve's start, so its state is no solution of the step. A solve that converges slowly
+/// (a residual cut a hundredfold or more) stays IC_ERR_NOT_CONVERGED, as does one closer to
+/// its tolerance.
+#define IC_HEALTH_NEWTON_FAR_FROM_TOLERANCE 1e3
+/// See IC_HEALTH_NEWTON_FAR_FROM_TOLERANCE.
+#define IC_HEALTH_NEWTON_MIN_REDUCTION 1e2
+
 /// Cheap checks after every step (one pass over vertices and one over tets). A step that
 /// produces NaN or infinite positions or velocities fails (IC_ERR_NUMERICAL) under every
 /// policy, and so does, under every policy but off, one that ends with |V/V0| >
-/// IC_HEALTH_MEANINGLESS_VOLUME_RATIO; the other checks are warnings, counted per world
-/// (icWorld_GetHealth).
+/// IC_HEALTH_MEANINGLESS_VOLUME_RATIO or a Newton solve stopped at its cap more than
+/// IC_HEALTH_NEWTON_FAR_FROM_TOLERANCE times its tolerance away; the other checks are
+/// warnings, counted per world (icWorld_GetHealth).
 typedef struct icHealthDef {
     icHealthPolicy policy; ///< default IC_HEALTH_REPORT
     icReal maxSpeed;       ///< m/s, > 0: a faster vertex is a warning (clamped under
@@ -307,7 +321,19 @@ icReal *icWorld_GetVelocitiesMutable(icWorld *world);
 icReal icWorld_GetTime(const icWorld *world);
 
 /// Advances the world's state by dt seconds (substeps x iterations per the def).
+/// IC_ERR_INTERRUPTED when the flag of icWorld_SetInterrupt became non-zero during the step:
+/// the world is then back at its state before the step.
 icResult icWorld_Step(icWorld *world, icReal dt, icStepStats *stats);
+
+/// Lets a signal handler stop a long step (many substeps, Newton iterations) early. With flag
+/// non-NULL the world keeps a copy of its state at the start of every step and static solve,
+/// and every solver looks at *flag once per substep (XPBD substeps and static pseudo steps,
+/// Newton iterations, incompressible substeps): once it is non-zero the step or solve stops,
+/// the world goes back to the copy (the state, health counts and solver memory of before the
+/// step) and IC_ERR_INTERRUPTED is returned. The flag is only read, never cleared. NULL
+/// (default) turns this off. The flag must outlive its use; the scene runner sets it from
+/// icRunOptions.interrupt for the run and removes it afterwards.
+void icWorld_SetInterrupt(icWorld *world, const volatile sig_atomic_t *flag);
 
 /// Static (quasistatic) solve settings.
 typedef struct icStaticDef {
@@ -326,19 +352,23 @@ icStaticDef icDefaultStaticDef(void);
 /// Relaxes to equilibrium by dynamic relaxation: XPBD substeps with kinetic damping
 /// (velocities zeroed at each kinetic-energy peak) until the positions stop moving. Pins are
 /// held at time t. Velocities are zero afterwards. IC_ERR_NOT_CONVERGED if the cap is hit
-/// (the state is still the last iterate), IC_ERR_NUMERICAL on NaN.
+/// (the state is still the last iterate), IC_ERR_NUMERICAL on NaN, IC_ERR_INTERRUPTED as
+/// icWorld_Step.
 icResult icWorld_SolveStatic(icWorld *world, const icStaticDef *def, icStepStats *stats);
-/// Advances the time of kinematic pins by dt without dynamics (use before a static solve).
+/// Advances the time of kinematic pins by dt without dynamics (use before a static solve); a
+/// negative dt takes such an advance back (after an interrupted static solve).
 void icWorld_AdvanceTime(icWorld *world, icReal dt);
 
 /// What the health checks found since the world was created (or its checkpoint was made).
 typedef struct icHealthStats {
     int64_t steps;              ///< steps and static solves checked
-    int64_t warnings;           ///< all warnings: the four counts below
+    int64_t warnings;           ///< all warnings: the five counts below
     int64_t nonFiniteSteps;     ///< steps that produced NaN or infinite positions or velocities
     int64_t speedWarnings;      ///< steps that ended with a vertex faster than maxSpeed
     int64_t inversionWarnings;  ///< steps that ended with more than maxInvertedTets inverted
     int64_t volumeWarnings;     ///< steps that ended with |V/V0 - 1| > maxVolumeDrift
+    int64_t solverWarnings;     ///< Newton steps and solves stopped at their iteration cap
+                                ///< far from the tolerance (each failed its step)
     int64_t clampedVertices;    ///< velocities scaled down to maxSpeed (IC_HEALTH_CLAMP)
     int64_t stops;              ///< steps undone (IC_HEALTH_STOP)
     icReal maxSpeedSeen;        ///< m/s, fastest vertex at the end of any checked step

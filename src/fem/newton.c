@@ -33,6 +33,7 @@ struct icNewtonSolver {
     void *potentialContext;
     icReal diagonal;       ///< length scale sqrt(3) (rest volume)^(1/3), m
     icReal forceScale;     ///< max(m_i |g|, mu W^(2/3)), N
+    const volatile sig_atomic_t *interrupt; ///< icNewtonSolver_SetInterrupt's flag or NULL
 };
 
 icNewtonDef icDefaultNewtonDef(void) {
@@ -147,6 +148,10 @@ void icNewtonSolver_SetPotential(icNewtonSolver *s, icVertexPotentialFn potentia
     if (!s) return;
     s->potential = potential;
     s->potentialContext = context;
+}
+
+void icNewtonSolver_SetInterrupt(icNewtonSolver *s, const volatile sig_atomic_t *flag) {
+    if (s) s->interrupt = flag;
 }
 
 // Energy of the per-vertex potential at x (0 without one); adds its forces to f when given.
@@ -336,14 +341,20 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
         st->assemblyMilliseconds += nowMs() - t0;
         residual(s, tm, x, s->r);
         icReal rn = maxAbsMasked(s->r, s->mask, n);
-        if (k == 0) st->initialResidual = r0 = rn;
+        if (k == 0) {
+            st->initialResidual = r0 = rn;
+            st->targetResidual =
+                fmax(d->absoluteTolerance * s->forceScale, d->residualTolerance * r0);
+        }
         st->residual = rn;
         if (!isfinite(rn)) return IC_ERR_NUMERICAL;
-        if (rn <= fmax(d->absoluteTolerance * s->forceScale, d->residualTolerance * r0)) {
+        if (rn <= st->targetResidual) {
             st->converged = true;
             return IC_OK;
         }
         if (k == d->maxIterations) return IC_ERR_NOT_CONVERGED;
+        // One look per iteration: the caller wants to stop (a signal); the solves put x back.
+        if (k > 0 && s->interrupt && *s->interrupt) return IC_ERR_INTERRUPTED;
 
         // Filtered PCG on A Dx = r.
         t0 = nowMs();
@@ -463,6 +474,10 @@ icResult icNewtonSolver_Step(icNewtonSolver *s, const icNewtonInput *in, icReal 
     tm.stiffScale = 1 + tm.gamma / dt;
     tm.massScale = 1 / (dt * dt) + s->def.massDamping / dt;
     icResult r = solve(s, &tm, x, stats);
+    if (r == IC_ERR_INTERRUPTED) {
+        memcpy(x, s->xn, sizeof(icReal) * (size_t)n);
+        return r;
+    }
     if (r == IC_ERR_NUMERICAL || !allFinite(x, n)) {
         memcpy(x, s->xn, sizeof(icReal) * (size_t)n);
         return IC_ERR_NUMERICAL;
@@ -482,6 +497,10 @@ icResult icNewtonSolver_SolveStatic(icNewtonSolver *s, const icNewtonInput *in, 
     setupInput(s, in, x);
     icNewtonTerms tm = {false, 0, 1, 0, 0};
     icResult r = solve(s, &tm, x, stats);
+    if (r == IC_ERR_INTERRUPTED) {
+        memcpy(x, s->xn, sizeof(icReal) * (size_t)s->n);
+        return r;
+    }
     if (r == IC_ERR_NUMERICAL || !allFinite(x, s->n)) {
         memcpy(x, s->xn, sizeof(icReal) * (size_t)s->n);
         return IC_ERR_NUMERICAL;

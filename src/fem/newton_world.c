@@ -158,8 +158,10 @@ icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef 
     r = beginContact(c, world, s->xPrev, s->time + dt, d.contactStiffness, d.frictionVelocity * dt,
                      &contact);
     if (r != IC_OK) return r;
+    // Stoppable between iterations only where the world can go back to the step's start.
+    icNewtonSolver_SetInterrupt(c->solver, world->cancellable ? world->interrupt : NULL);
     r = icNewtonSolver_Step(c->solver, &in, dt, s->x, s->v, &ns);
-    if (r != IC_ERR_NUMERICAL) {
+    if (r != IC_ERR_NUMERICAL && r != IC_ERR_INTERRUPTED) {
         s->time += dt;
         s->lastSubstep = dt;
         s->substepCount++;
@@ -189,6 +191,7 @@ icResult icNewton_SolveStatic(icWorld *world, icNewtonCache **cache, const icNew
     bool contact;
     r = beginContact(c, world, s->x, s->time, d.contactStiffness, 0, &contact);
     if (r != IC_OK) return r;
+    icNewtonSolver_SetInterrupt(c->solver, world->cancellable ? world->interrupt : NULL);
     r = icNewtonSolver_SolveStatic(c->solver, &in, s->x, &ns);
     memset(s->v, 0, sizeof(icReal) * 3 * (size_t)m->vertexCount);
     fillStepStats(stats, &ns, c, s->x, nowMs() - t0, r);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 icResult icAtomicFile_Open(icAtomicFile *file, const char *path, icDiagnostic *diag) {
@@ -34,6 +35,19 @@ icResult icAtomicFile_Open(icAtomicFile *file, const char *path, icDiagnostic *d
     return IC_OK;
 }
 
+// Why the writes of a stream failed: the stream keeps a flag, not the errno of the write that
+// failed, and "Input/output error" would hide the usual cause, a full disk. A second flush
+// retries what is still buffered and says why afresh; where nothing is left to retry, a file
+// system without a free block for this user is the cause.
+static int writeError(FILE *fp) {
+    clearerr(fp);
+    errno = 0;
+    if (fflush(fp) != 0 && errno != 0) return errno;
+    struct statvfs fs;
+    if (fstatvfs(fileno(fp), &fs) == 0 && fs.f_bavail == 0) return ENOSPC;
+    return EIO;
+}
+
 icResult icAtomicFile_Commit(icAtomicFile *file, icDiagnostic *diag) {
     if (!file->fp || !file->tempPath[0])
         return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, file->path, 0,
@@ -41,7 +55,7 @@ icResult icAtomicFile_Commit(icAtomicFile *file, icDiagnostic *diag) {
     // No fsync: the point is that a killed writer leaves no half file under the final name,
     // and a sync per frame would dominate the cost of writing small frames.
     bool failed = ferror(file->fp) != 0;
-    int error = failed ? EIO : 0;
+    int error = failed ? writeError(file->fp) : 0;
     if (fclose(file->fp) != 0 && !failed) {
         failed = true;
         error = errno;

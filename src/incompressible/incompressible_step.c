@@ -782,6 +782,9 @@ icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr,
     icReal t1 = world->state->time + dt;
     int count = 0;
     for (bool last = false; !last;) {
+        // One look per substep at the caller's flag; icHealth_AfterStep restores the start
+        // (state, contact normals and pressures).
+        if (icWorld_Cancelled(world)) return IC_ERR_INTERRUPTED;
         icIncompressibleStats st;
         memset(&st, 0, sizeof st);
         // The substeps left are counted again from the velocities each one leaves, so a spike

@@ -188,6 +188,7 @@ struct icRodWorld {
     icRodState state;
     icRodWork work;
     bool workReady; ///< work arrays match the model's sizes
+    const volatile sig_atomic_t *interrupt; ///< icRodWorld_SetInterrupt's flag; NULL: none
 };
 
 // Jacobi accumulation (Angles et al. 2019, sec. 7).

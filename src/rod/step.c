@@ -289,9 +289,21 @@ icResult icRodWorld_Step(icRodWorld *w, icReal dt, icRodStepStats *stats) {
     if (e != IC_OK) return e;
     double start = nowMs();
     icReal h = dt / w->def.substeps;
-    for (int s = 0; s < w->def.substeps; ++s)
+    for (int s = 0; s < w->def.substeps; ++s) {
+        // One look per substep at the caller's flag (a signal): rods keep no copy to go back
+        // to, so the state is that of the last whole substep.
+        if (w->interrupt && *w->interrupt) {
+            e = IC_ERR_INTERRUPTED;
+            break;
+        }
         if ((e = substep(w, h, stats)) != IC_OK) break;
+    }
     if (e == IC_OK) stats->maxPenetration = icRod_MaxPenetration(w);
     stats->msTotal = nowMs() - start;
     return e;
+}
+
+void icRodWorld_SetInterrupt(icRodWorld *w, const volatile sig_atomic_t *flag) {
+    IC_ASSERT(w);
+    w->interrupt = flag;
 }

@@ -50,6 +50,7 @@ icResult icWriteRunSummary(const char *path, const icRunSummary *summary, icDiag
     fprintf(fp, "  \"health_speed_warnings\": %lld,\n", (long long)h->speedWarnings);
     fprintf(fp, "  \"health_inversion_warnings\": %lld,\n", (long long)h->inversionWarnings);
     fprintf(fp, "  \"health_volume_warnings\": %lld,\n", (long long)h->volumeWarnings);
+    fprintf(fp, "  \"health_solver_warnings\": %lld,\n", (long long)h->solverWarnings);
     fprintf(fp, "  \"health_clamped_vertices\": %lld,\n", (long long)h->clampedVertices);
     fprintf(fp, "  \"health_stops\": %lld,\n", (long long)h->stops);
     writeNumber(fp, "health_max_speed", h->maxSpeedSeen, false);

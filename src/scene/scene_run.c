@@ -289,15 +289,22 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
         solverSeconds = resume.solverSeconds;
         icRunCheckpoint_Destroy(&resume);
     }
+    // A signal stops the step under way too, not only the run between frames (a frame of
+    // 10^9 substeps would otherwise hold it for hours).
+    icWorld_SetInterrupt(world, opt.interrupt);
+    if (scene->rods) icRodWorld_SetInterrupt(scene->rods, opt.interrupt);
     for (int frame = firstFrame; frame <= frames && result == IC_OK; ++frame) {
         icStepStats stats;
         memset(&stats, 0, sizeof stats);
         double start = nowSeconds();
         int64_t stopsBefore = icWorld_GetHealth(world).stops;
+        int64_t warningsBefore = icWorld_GetHealth(world).warnings;
         icResult step;
         if (scene->mode == IC_MODE_STATIC) {
             icWorld_AdvanceTime(world, scene->dt);
             step = icWorld_SolveStatic(world, &scene->staticDef, &stats);
+            // The solve went back to its start, the clock's advance included.
+            if (step == IC_ERR_INTERRUPTED) icWorld_AdvanceTime(world, -scene->dt);
             if (step == IC_ERR_NOT_CONVERGED) {
                 ++summary->notConverged;
                 step = IC_OK;
@@ -313,12 +320,31 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
                 step = IC_OK;
             }
         }
+        // The tet world is back at the previous frame (icWorld_SetInterrupt).
+        bool tetsUndone = step == IC_ERR_INTERRUPTED;
         if (step == IC_OK) step = icSceneRods_Step(scene);
         solverSeconds += nowSeconds() - start;
-        summary->sweepsTotal += stats.sweeps;
+        // An undone frame's sweeps are not in the state a checkpoint resumes from.
+        if (step != IC_ERR_INTERRUPTED) summary->sweepsTotal += stats.sweeps;
 
         ratio = icWorld_GetVolumeRatio(world);
         summary->volumeRatioFinal = ratio;
+        // A signal during the frame: the run stops at the previous frame, whose files are
+        // written. Its checkpoint is written when the world is back there (rods, never
+        // checkpointed, stop where they were).
+        if (step == IC_ERR_INTERRUPTED) {
+            bool checkpoint = tetsUndone && !scene->rods && opt.checkpointPath;
+            if (checkpoint)
+                result = saveCheckpoint(opt.checkpointPath, world, &out, frame - 1, solverSeconds,
+                                        summary, diag);
+            if (result == IC_OK)
+                result = icDiag_Set(diag, IC_ERR_INTERRUPTED, name, 0,
+                                    "interrupted during frame %d of %d: the run stops after frame "
+                                    "%d%s%s", frame, frames, frame - 1,
+                                    checkpoint ? "; checkpoint written to " : "",
+                                    checkpoint ? opt.checkpointPath : "");
+            break;
+        }
         // The health policy "stop" undid the frame: the world keeps its last good state.
         if (step == IC_ERR_NUMERICAL && icWorld_GetHealth(world).stops > stopsBefore) {
             icHealthStats health = icWorld_GetHealth(world);
@@ -330,10 +356,10 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
                                 frame, health.lastWarning);
             break;
         }
-        // The health check found a state without meaning (a diverged solve): its warning
-        // names the figure.
+        // The health check found a state without meaning (a diverged solve: the volume ratio,
+        // or a Newton solve stopped far from its tolerance): its warning names the figure.
         if (step == IC_ERR_NUMERICAL && !stats.nan && isfinite(ratio) &&
-            fabs(ratio) > IC_HEALTH_MEANINGLESS_VOLUME_RATIO) {
+            icWorld_GetHealth(world).warnings > warningsBefore) {
             summary->volumeRatioFinal = ratio;
             done = frame;
             result = icDiag_Set(diag, IC_ERR_NUMERICAL, name, 0, "frame %d: %s", frame,
@@ -387,6 +413,8 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
             break;
         }
     }
+    icWorld_SetInterrupt(world, NULL); // the caller's flag may not outlive the run
+    if (scene->rods) icRodWorld_SetInterrupt(scene->rods, NULL);
     summary->frames = done;
     summary->msPerFrame = done > 0 ? 1e3 * solverSeconds / done : 0;
     if (opt.progress) drawProgress(done, frames, summary->msPerFrame, ratio, true);

@@ -201,7 +201,11 @@ static const char s_magic[8] = {'I', 'C', 'C', 'H', 'K', 'P', 'T', 0};
 #define IC_CHECKPOINT_MAX_SPEED 1e6                   // m/s per component
 #define IC_CHECKPOINT_MAX_TIME (3600.0 * 2147483648.0) // s
 #define IC_CHECKPOINT_MAX_SUBSTEP 3600.0               // s
-#define IC_HEALTH_BYTES (12u * 8u + 160u) // 12 words and the last warning
+// HLTH: 14 words (the last reserved, 0) and the last warning. Files written before the solver
+// warnings and the worst tet were kept hold 12 words (the last 0) and the warning.
+#define IC_HEALTH_BYTES (14u * 8u + 160u)
+#define IC_HEALTH_BYTES_12_WORDS (12u * 8u + 160u)
+static size_t healthTextOffset(uint64_t bytes) { return bytes == IC_HEALTH_BYTES ? 112 : 96; }
 
 // INCP: the incompressible solver's memory between steps, a vertex count then the contact
 // normals (n x 3), the velocity projection's pressures (n) and the position correction's (n).
@@ -312,9 +316,11 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
     icBytes_PutReal(p + 64, h->maxSpeedSeen);
     icBytes_Put64(p + 72, (uint64_t)(int64_t)h->maxInvertedSeen);
     icBytes_PutReal(p + 80, h->maxVolumeDriftSeen);
-    icBytes_PutReal(p + 88, h->maxTetJMinus1Seen);
-    memcpy(p + 96, h->lastWarning, sizeof h->lastWarning);
-    p[96 + sizeof h->lastWarning - 1] = 0;
+    icBytes_Put64(p + 88, (uint64_t)h->solverWarnings);
+    icBytes_PutReal(p + 96, h->maxTetJMinus1Seen);
+    icBytes_Put64(p + 104, 0);
+    memcpy(p + 112, h->lastWarning, sizeof h->lastWarning);
+    p[112 + sizeof h->lastWarning - 1] = 0;
     p += IC_HEALTH_BYTES;
 
     if (incompressible) {
@@ -488,17 +494,20 @@ static icResult checkStateRanges(const icWorld *world, const uint8_t *arrays, si
 }
 
 // The health section's figures and its NUL-terminated last warning.
-static icResult checkHealth(const uint8_t *q, icDiagnostic *diag) {
+static icResult checkHealth(const uint8_t *q, uint64_t bytes, icDiagnostic *diag) {
+    bool current = bytes == IC_HEALTH_BYTES;
     double speed = icBytes_GetReal(q + 64), drift = icBytes_GetReal(q + 80);
-    double worstJ = icBytes_GetReal(q + 88); // 0 in files written before it was kept
+    double worstJ = current ? icBytes_GetReal(q + 96) : 0;
     if (!(speed >= 0 && isfinite(speed) && drift >= 0 && isfinite(drift) && worstJ >= 0 &&
           isfinite(worstJ)))
         return IC_FAIL(IC_ERR_BAD_VALUE,
                        "checkpoint health figures are negative or not finite (largest speed "
                        "%g, volume drift %g, tet |J - 1| %g)",
                        speed, drift, worstJ);
-    const uint8_t *text = q + 96;
-    const size_t length = IC_HEALTH_BYTES - 96;
+    if (icBytes_Get64(q + (current ? 104 : 88)) != 0)
+        return IC_FAIL(IC_ERR_PARSE, "checkpoint health section's reserved word is not zero");
+    const uint8_t *text = q + healthTextOffset(bytes);
+    const size_t length = (size_t)bytes - healthTextOffset(bytes);
     size_t n = 0;
     while (n < length && text[n] != 0) {
         if (text[n] < 32 || text[n] == 127)
@@ -550,15 +559,17 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     if (!isfinite(time) || !isfinite(lastSubstep) || !finiteReals(arrays, 3 * nv + 2 * nt))
         return IC_FAIL(IC_ERR_NOT_FINITE, "checkpoint state holds NaN or infinite numbers");
     if ((r = checkStateRanges(world, arrays, nv, time, lastSubstep, diag)) != IC_OK) return r;
-    if (view.healthBytes != IC_HEALTH_BYTES)
+    if (view.healthBytes != IC_HEALTH_BYTES && view.healthBytes != IC_HEALTH_BYTES_12_WORDS)
         return IC_FAIL(IC_ERR_PARSE, "checkpoint health section is %llu bytes, expected %u",
                        (icU64)view.healthBytes, IC_HEALTH_BYTES);
-    if ((r = checkHealth(view.health, diag)) != IC_OK) return r;
+    if ((r = checkHealth(view.health, view.healthBytes, diag)) != IC_OK) return r;
     // Counters keep counting after a restart: none may be negative or near overflowing.
     const uint64_t countLimit = (uint64_t)1 << 62;
     bool countsOk = (uint64_t)substepCount < countLimit;
     for (int i = 0; i < 8; ++i) countsOk = countsOk && icBytes_Get64(view.health + 8 * i) < countLimit;
     countsOk = countsOk && icBytes_Get64(view.health + 72) <= (uint64_t)INT32_MAX;
+    if (view.healthBytes == IC_HEALTH_BYTES) // the solver warnings
+        countsOk = countsOk && icBytes_Get64(view.health + 88) < countLimit;
     if (!countsOk)
         return IC_FAIL(IC_ERR_PARSE, "checkpoint holds a negative or impossibly large count");
     const uint8_t *memory = NULL; // INCP arrays: contact normals (3n), two pressures (n each)
@@ -616,8 +627,11 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     h->maxSpeedSeen = icBytes_GetReal(q + 64);
     h->maxInvertedSeen = (int)(int64_t)icBytes_Get64(q + 72);
     h->maxVolumeDriftSeen = icBytes_GetReal(q + 80);
-    h->maxTetJMinus1Seen = icBytes_GetReal(q + 88);
-    memcpy(h->lastWarning, q + 96, sizeof h->lastWarning);
+    if (view.healthBytes == IC_HEALTH_BYTES) {
+        h->solverWarnings = (int64_t)icBytes_Get64(q + 88);
+        h->maxTetJMinus1Seen = icBytes_GetReal(q + 96);
+    }
+    memcpy(h->lastWarning, q + healthTextOffset(view.healthBytes), sizeof h->lastWarning);
     h->lastWarning[sizeof h->lastWarning - 1] = 0;
     return IC_OK;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Numerical health while stepping: after every step one pass over the vertices (finite
 // positions and velocities, speed) and one over the tets (inversions, volume), counted per
-// world and handled by the world's policy (report, clamp, stop).
+// world and handled by the world's policy (report, clamp, stop). The state kept for a stop
+// also lets an interrupted step go back to its start.
 #include "incompressible/incompressible_checkpoint.h"
 #include "world/world_internal.h"
 
@@ -59,8 +60,15 @@ static void keepSolverMemory(icWorld *world) {
     world->lastGoodMemoryVertices = n;
 }
 
+void icWorld_SetInterrupt(icWorld *world, const volatile sig_atomic_t *flag) {
+    IC_ASSERT(world);
+    world->interrupt = flag;
+    world->cancellable = false;
+}
+
 void icHealth_BeforeStep(icWorld *world) {
-    if (world->model.def.health.policy != IC_HEALTH_STOP) return;
+    world->cancellable = false;
+    if (world->model.def.health.policy != IC_HEALTH_STOP && !world->interrupt) return;
     const icState *s = world->state;
     icState *keep = world->lastGood;
     if (keep && (keep->vertexCount != s->vertexCount || keep->tetCount != s->tetCount)) {
@@ -72,6 +80,21 @@ void icHealth_BeforeStep(icWorld *world) {
     if (!keep) keep = world->lastGood = icState_CreateForModel(&world->model);
     if (keep) icState_CopyInto(keep, s);
     keepSolverMemory(world);
+    // A step may stop early only where it can go back: without the copy it runs to its end.
+    world->cancellable = keep != NULL && world->interrupt != NULL;
+}
+
+// The state (and the incompressible solver's memory) kept by icHealth_BeforeStep.
+static void restoreLastGood(icWorld *world) {
+    icState *s = world->state;
+    if (!world->lastGood || world->lastGood->vertexCount != s->vertexCount ||
+        world->lastGood->tetCount != s->tetCount)
+        return;
+    icState_CopyInto(s, world->lastGood);
+    int n = world->lastGoodMemoryVertices;
+    // Out of memory here leaves the solver's newer contacts (as before this copy).
+    if (n > 0 && n == world->model.vertexCount)
+        (void)icIncompressible_SetMemory(world, world->lastGoodMemory);
 }
 
 static void warn(icWorld *world, int64_t *counter, const char *what) {
@@ -84,6 +107,13 @@ static void warn(icWorld *world, int64_t *counter, const char *what) {
 
 icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats) {
     const icHealthDef *def = &world->model.def.health;
+    // Stopped by the caller's flag part-way: back to the step's start, which was checked.
+    bool cancellable = world->cancellable;
+    world->cancellable = false;
+    if (result == IC_ERR_INTERRUPTED && cancellable) {
+        restoreLastGood(world);
+        return result;
+    }
     if (def->policy == IC_HEALTH_OFF) return result;
     // Arguments the step refused leave the state alone: nothing to check.
     if (result == IC_ERR_INVALID_ARGUMENT || result == IC_ERR_UNSUPPORTED ||
@@ -105,6 +135,27 @@ icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats)
         icReal speed2 = icVec3_LengthSquared(vel);
         if (speed2 > maxSpeed2) maxSpeed2 = speed2;
     }
+    // A Newton solve that stopped at its iteration cap far from its tolerance left an iterate
+    // that solves nothing (it may still look tidy: few inversions, little volume change).
+    // Far is a thousand times the tolerance and not a hundredth of the start: Newton that
+    // converges slowly (linearly, as in the shipped stretch scene at nu = 0.4995, whose worst
+    // step ends at 1/435 of its start, 4e7 times its strict absolute tolerance) is counted as
+    // not converged, not failed. Tolerances of 0, which ask for every iteration, have no
+    // distance to measure. Checked before the census, so that a volume ratio beyond meaning
+    // is the last word.
+    const icNewtonStats *ns = &world->newtonStats;
+    bool solverFar = finite && result == IC_ERR_NOT_CONVERGED &&
+                     m->def.solver == IC_SOLVER_NEWTON && ns->targetResidual > 0 &&
+                     ns->residual > IC_HEALTH_NEWTON_FAR_FROM_TOLERANCE * ns->targetResidual &&
+                     ns->residual * IC_HEALTH_NEWTON_MIN_REDUCTION > ns->initialResidual;
+    if (solverFar) {
+        snprintf(what, sizeof what, "Newton stopped at its cap of %d iterations, residual %.3g N: "
+                 "%.3g x tolerance, %.3g x start", ns->iterations, (double)ns->residual,
+                 (double)(ns->residual / ns->targetResidual),
+                 (double)(ns->residual / ns->initialResidual));
+        warn(world, &h->solverWarnings, what);
+    }
+
     if (!finite || result == IC_ERR_NUMERICAL) {
         warn(world, &h->nonFiniteSteps, "NaN or infinite positions or velocities");
         if (stats) stats->nan = true;
@@ -161,16 +212,11 @@ icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats)
         }
     }
 
+    if (solverFar) result = IC_ERR_NUMERICAL;
+
     if (def->policy == IC_HEALTH_STOP && h->warnings > warningsBefore) {
         ++h->stops;
-        if (world->lastGood && world->lastGood->vertexCount == s->vertexCount &&
-            world->lastGood->tetCount == s->tetCount) {
-            icState_CopyInto(s, world->lastGood);
-            int n = world->lastGoodMemoryVertices;
-            // Out of memory here leaves the solver's newer contacts (as before this copy).
-            if (n > 0 && n == m->vertexCount)
-                (void)icIncompressible_SetMemory(world, world->lastGoodMemory);
-        }
+        restoreLastGood(world);
         return IC_ERR_NUMERICAL;
     }
     return result;

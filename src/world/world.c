@@ -551,6 +551,6 @@ icReal *icWorld_GetVelocitiesMutable(icWorld *world) { return world->state->v; }
 icReal icWorld_GetTime(const icWorld *world) { return world->state->time; }
 
 void icWorld_AdvanceTime(icWorld *world, icReal dt) {
-    IC_ASSERT(world && dt >= 0);
+    IC_ASSERT(world && isfinite(dt));
     world->state->time += dt;
 }

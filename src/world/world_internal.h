@@ -92,13 +92,23 @@ struct icWorld {
     struct icContactSystem *contact; ///< colliders, bones, contact (src/collision); NULL until used
     struct icSkinSet *skins;         ///< embedded render surfaces (src/skin); NULL until used
     icHealthStats health;            ///< what the per-step checks found (src/world/health.c)
-    icState *lastGood;               ///< state before the current step (IC_HEALTH_STOP only)
+    icState *lastGood;               ///< state before the current step (IC_HEALTH_STOP, or
+                                     ///< an interrupt flag set)
     icReal *lastGoodMemory;          ///< with it, the incompressible solver's memory
                                      ///< (vertexCount x 4: contact normals, then pressures)
     int lastGoodMemoryVertices;      ///< vertex count of that copy, 0 = none
     int lastGoodMemoryCapacity;      ///< reals allocated there
     struct icIncompressibleCache *incompressible; ///< Irving et al. 2007 (src/incompressible)
+    const volatile sig_atomic_t *interrupt; ///< icWorld_SetInterrupt's flag; NULL: none
+    bool cancellable; ///< the step under way may stop: the flag is set and lastGood holds its
+                      ///< start (src/world/health.c)
 };
+
+/// Polled by the solvers once per substep or iteration: the step under way is to stop (the
+/// caller's flag is non-zero and the world can go back to the step's start).
+static inline bool icWorld_Cancelled(const icWorld *world) {
+    return world->cancellable && *world->interrupt != 0;
+}
 
 icModel *icWorld_Model(icWorld *world);
 icState *icWorld_State(icWorld *world);
@@ -181,10 +191,13 @@ int icContact_Project(icWorld *world, icState *state, icReal h);
 uint64_t icContact_HashModel(const icWorld *world, uint64_t h);
 
 // Numerical health (src/world/health.c): wrapped around every step and static solve.
-/// Before a step: keeps the state to go back to when the policy is IC_HEALTH_STOP.
+/// Before a step: keeps the state to go back to when the policy is IC_HEALTH_STOP or an
+/// interrupt flag is set (then the step becomes cancellable).
 void icHealth_BeforeStep(icWorld *world);
 /// After a step that returned result: checks the state, counts warnings, applies the policy
-/// and returns the step's result (IC_ERR_NUMERICAL for a non-finite state or a stop).
+/// and returns the step's result (IC_ERR_NUMERICAL for a non-finite state, a stop or a
+/// Newton solve stopped far from its tolerance). An interrupted step goes back to the kept
+/// state unchecked and uncounted.
 icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats);
 /// Frees what the checks keep.
 void icHealth_Destroy(icWorld *world);

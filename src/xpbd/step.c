@@ -32,11 +32,18 @@ static void clearMultipliers(const icModel *m, icState *s) { icXpbd_ClearMultipl
 
 // The substeps of one step as separate loops: prediction, sweeps each followed by plane and
 // body contact (which read and write the state's positions), velocities. Contact needs it.
-// predicted: the first substep's prediction is done.
-static int substepsSeparate(icWorld *world, icState *s, icReal h, int substeps, int iterations, bool predicted) {
+// predicted: the first substep's prediction is done. *cancelled: stopped by the world's
+// interrupt flag (the caller goes back to the step's start).
+static int substepsSeparate(icWorld *world, icState *s, icReal h, int substeps, int iterations,
+                            bool predicted, bool *cancelled) {
     icModel *m = &world->model;
     int contacts = 0;
     for (int step = 0; step < substeps; ++step) {
+        // One look per substep: a load and a branch beside a sweep over every tet.
+        if (icWorld_Cancelled(world)) {
+            *cancelled = true;
+            return contacts;
+        }
         icContact_BeginSubstep(world, s->time, s->time + h);
         if (step > 0 || !predicted) predict(world, s, h, s->time + h, m->def.gravity, true);
         // Multipliers restart every substep (Macklin & Müller 2021, Algorithm 1).
@@ -62,15 +69,22 @@ static int substepsSeparate(icWorld *world, icState *s, icReal h, int substeps, 
 // planes, several iterations copy back and in between sweeps (planes move the state's
 // positions; float rounds x - origin afresh each time). When the working copy cannot be
 // filled (out of memory) the separate loops take over.
-static int substepsFused(icWorld *world, icState *s, icReal h, int substeps, int iterations) {
+static int substepsFused(icWorld *world, icState *s, icReal h, int substeps, int iterations,
+                         bool *cancelled) {
     icModel *m = &world->model;
     bool planes = m->planeCount > 0;
     bool syncIterations = planes || m->def.precision == IC_PRECISION_FLOAT;
     unsigned endOfSubstep = IC_XPBD_PASS_COPY_OUT | (planes ? IC_XPBD_PASS_PLANES : 0) | IC_XPBD_PASS_VELOCITIES;
     icXpbdPass pass = {IC_XPBD_PASS_PREDICT | IC_XPBD_PASS_COPY_IN, h, s->time + h, m->def.gravity, true};
-    if (icXpbd_RunPass(world, s, &pass) < 0) return substepsSeparate(world, s, h, substeps, iterations, true);
+    if (icXpbd_RunPass(world, s, &pass) < 0)
+        return substepsSeparate(world, s, h, substeps, iterations, true, cancelled);
     int contacts = 0;
     for (int step = 0; step < substeps; ++step) {
+        // Positions left in the working copy do not matter: the step's start comes back.
+        if (icWorld_Cancelled(world)) {
+            *cancelled = true;
+            return contacts;
+        }
         clearMultipliers(m, s); // restart every substep (Macklin & Müller 2021, Algorithm 1)
         for (int it = 0; it < iterations; ++it) {
             icXpbd_SweepPacked(m, s, h);
@@ -90,7 +104,7 @@ static int substepsFused(icWorld *world, icState *s, icReal h, int substeps, int
         s->lastSubstep = h;
         s->substepCount++;
         if (c < 0) // the next substep's prediction is done: the separate loops take over
-            return substepsSeparate(world, s, h, substeps - step - 1, iterations, true);
+            return substepsSeparate(world, s, h, substeps - step - 1, iterations, true, cancelled);
         contacts = c;
     }
     return contacts;
@@ -124,10 +138,12 @@ icResult icXpbd_Step(icWorld *world, icState *s, icReal dt, icStepStats *stats) 
     if ((r = icContact_BeginStep(world, s, dt)) != IC_OK) return r;
     // Without body contact (colliders, bones, self contact) the positions stay in the packed
     // working copy between sweeps.
+    bool cancelled = false;
     int contacts = world->contact == NULL && icXpbd_PackedUsable(m)
-                       ? substepsFused(world, s, h, substeps, iterations)
-                       : substepsSeparate(world, s, h, substeps, iterations, false);
+                       ? substepsFused(world, s, h, substeps, iterations, &cancelled)
+                       : substepsSeparate(world, s, h, substeps, iterations, false, &cancelled);
     icXpbd_SyncMultipliers(m, s); // the packed sweep's multipliers back into the state
+    if (cancelled) return IC_ERR_INTERRUPTED; // icHealth_AfterStep restores the start
     local.substeps = substeps;
     local.sweeps = substeps * iterations;
     local.contacts = contacts;
@@ -186,6 +202,7 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
     // candidates are refreshed every IC_STATIC_CONTACT_EVERY pseudo steps.
     enum { IC_STATIC_CONTACT_EVERY = 20 };
     while (sweeps < def->maxSweeps) {
+        if (icWorld_Cancelled(world)) return IC_ERR_INTERRUPTED; // the start comes back
         if (substep++ % IC_STATIC_CONTACT_EVERY == 0 &&
             (r = icContact_BeginStep(world, s, h * IC_STATIC_CONTACT_EVERY)) != IC_OK)
             return r;

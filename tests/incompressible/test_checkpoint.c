@@ -233,10 +233,10 @@ IC_TEST(incomp, checkpoint_layout_has_the_incp_section) {
     const uint8_t *p = data;
     size_t state = 40 + 8 * (9 * (size_t)n + 2 * (size_t)nt);
     size_t incp = 8 + 40 * (size_t)n;
-    IC_CHECK_INT(size, 48 + 16 + state + 16 + 256 + 16 + incp + 16 + 8 + 8);
+    IC_CHECK_INT(size, 48 + 16 + state + 16 + 272 + 16 + incp + 16 + 8 + 8);
     IC_CHECK_INT(p[8], 1);  // the version stays 1: older readers refuse INCP as unknown
     IC_CHECK_INT(p[32], 4); // STAT, HLTH, INCP, USER
-    size_t s = 48 + 16 + state + 16 + 256;
+    size_t s = 48 + 16 + state + 16 + 272;
     IC_CHECK(memcmp(p + s, "INCP", 4) == 0);
     uint64_t payload = 0, count = 0;
     for (int k = 7; k >= 0; --k) payload = payload << 8 | p[s + 8 + (size_t)k];

@@ -108,8 +108,8 @@ IC_TEST(io, run_summary_file) {
     IC_REQUIRE(text != NULL);
     cJSON *root = cJSON_Parse(text);
     IC_REQUIRE(root != NULL);
-    // 12 run figures and 12 health_* keys (tests/reliability/test_stats_health.c checks those).
-    IC_CHECK_INT(cJSON_GetArraySize(root), 24);
+    // 12 run figures and 14 health_* keys (tests/reliability/test_stats_health.c checks those).
+    IC_CHECK_INT(cJSON_GetArraySize(root), 26);
     IC_CHECK(cJSON_GetObjectItem(root, "frames")->valuedouble == 12);
     IC_CHECK(cJSON_GetObjectItem(root, "vertices")->valuedouble == 100);
     IC_CHECK(cJSON_GetObjectItem(root, "tets")->valuedouble == 300);

@@ -218,7 +218,7 @@ IC_TEST(reliability, checkpoint_layout_matches_the_docs) {
     const uint8_t *p = data;
     int nv = icWorld_GetVertexCount(a.world), nt = icWorld_GetTetCount(a.world);
     size_t state = 40 + 8 * (9 * (size_t)nv + 2 * (size_t)nt);
-    IC_CHECK_INT(size, 48 + 16 + state + 16 + 256 + 16 + 8 + 8);
+    IC_CHECK_INT(size, 48 + 16 + state + 16 + 272 + 16 + 8 + 8);
     IC_CHECK(memcmp(p, "ICCHKPT\0", 8) == 0);
     IC_CHECK_INT(p[8], 1);   // version
     IC_CHECK_INT(p[12], 48); // header size
@@ -230,8 +230,8 @@ IC_TEST(reliability, checkpoint_layout_matches_the_docs) {
     IC_CHECK_INT(p[32], 3); // sections
     IC_CHECK(memcmp(p + 48, "STAT", 4) == 0);
     IC_CHECK(memcmp(p + 48 + 16 + state, "HLTH", 4) == 0);
-    IC_CHECK(memcmp(p + 48 + 16 + state + 16 + 256, "USER", 4) == 0);
-    IC_CHECK(memcmp(p + 48 + 16 + state + 16 + 256 + 16, "abcd", 5) == 0);
+    IC_CHECK(memcmp(p + 48 + 16 + state + 16 + 272, "USER", 4) == 0);
+    IC_CHECK(memcmp(p + 48 + 16 + state + 16 + 272 + 16, "abcd", 5) == 0);
     // The first position is the first number of the state's arrays.
     double x0;
     uint64_t w = 0;

@@ -71,7 +71,7 @@ IC_TEST(reliability, checkpoint_values_are_validated_like_a_scene) {
     size_t nv = 3 * (size_t)icWorld_GetVertexCount(a.world);
     size_t nt = (size_t)icWorld_GetTetCount(a.world);
     size_t health = STAT + 40 + 8 * (3 * nv + 2 * nt) + 16;
-    IC_REQUIRE(health + 256 + 8 == size);
+    IC_REQUIRE(health + 272 + 8 == size);
     const Mutation cases[] = {
         {"position 1e300", ARRAYS + 8 * 4, 1e300, false, 0, 0, IC_ERR_BAD_VALUE,
          "checkpoint position of vertex 1 is 1e+300 m"},
@@ -88,12 +88,17 @@ IC_TEST(reliability, checkpoint_values_are_validated_like_a_scene) {
          "health figures are negative or not finite"},
         {"volume drift inf", health + 80, INFINITY, false, 0, 0, IC_ERR_BAD_VALUE,
          "health figures are negative or not finite"},
-        {"unterminated warning", health + 96, 0, true, 0x4141414141414141ull, 20,
+        {"unterminated warning", health + 112, 0, true, 0x4141414141414141ull, 20,
          IC_ERR_PARSE, "warning is not terminated within its 160 bytes"},
-        {"control character", health + 96, 0, true, 0x0a41ull, 0, IC_ERR_PARSE,
+        {"control character", health + 112, 0, true, 0x0a41ull, 0, IC_ERR_PARSE,
          "warning holds a control character (byte 10 at 1)"},
-        {"worst tet |J - 1| NaN", health + 88, NAN, false, 0, 0, IC_ERR_BAD_VALUE,
+        {"worst tet |J - 1| NaN", health + 96, NAN, false, 0, 0, IC_ERR_BAD_VALUE,
          "health figures are negative or not finite"},
+        {"worst tet |J - 1| -1", health + 96, -1, false, 0, 0, IC_ERR_BAD_VALUE,
+         "tet |J - 1| -1"},
+        {"health reserved", health + 104, 0, true, 1, 0, IC_ERR_PARSE, "reserved word is not zero"},
+        {"solver warnings 2^63", health + 88, 0, true, (uint64_t)1 << 63, 0, IC_ERR_PARSE,
+         "negative or impossibly large count"},
         {"header flags", 36, 0, true, 1, 0, IC_ERR_PARSE, "flags or reserved bytes are not zero"},
         {"section reserved", 48, 0, true, (uint64_t)1 << 32 | get64((uint8_t *)data + 48), 0,
          IC_ERR_PARSE, "section 'STAT' has non-zero reserved or padding bytes"},
@@ -121,6 +126,23 @@ IC_TEST(reliability, checkpoint_values_are_validated_like_a_scene) {
         IC_CHECK_MSG(icWorld_HashState(a.world) == before, "%s: the world changed",
                      cases[i].name);
     }
+    // A checkpoint from before the solver warnings and the worst tet were kept: a 12-word
+    // HLTH (word 12 zero, the warning at 96) still loads, with both figures 0.
+    uint8_t *old = malloc(size - 16);
+    IC_REQUIRE(old);
+    memcpy(old, data, health + 88);
+    put64(old + health - 8, 256);
+    put64(old + health + 88, 0);
+    memcpy(old + health + 96, (const uint8_t *)data + health + 112, 160);
+    put64(old + 16, size - 16);
+    rechecksum(old, size - 16);
+    memset(&diag, 0, sizeof diag);
+    IC_CHECK_RESULT(icWorld_LoadCheckpoint(a.world, old, size - 16, NULL, NULL, &diag), IC_OK);
+    IC_CHECK_MSG(diag.message[0] == 0, "%s", diag.message);
+    IC_CHECK(icWorld_HashState(a.world) == before);
+    IC_CHECK(icWorld_GetHealth(a.world).maxTetJMinus1Seen == 0);
+    IC_CHECK_INT((int)icWorld_GetHealth(a.world).steps, 5);
+    free(old);
     // Values inside the ranges still load: a far but reachable position, a long time.
     memcpy(bad, data, size);
     putReal(bad + ARRAYS, 0.9e6);
@@ -169,7 +191,7 @@ IC_TEST(reliability, checkpoint_run_block_and_clock_are_validated) {
     size_t size = 0;
     uint8_t *data = (uint8_t *)icTest_ReadFile(path, &size);
     IC_REQUIRE(data && size > 48);
-    size_t state = get64(data + 48 + 8), user = 48 + 16 + state + 16 + 256;
+    size_t state = get64(data + 48 + 8), user = 48 + 16 + state + 16 + 272;
     IC_REQUIRE(memcmp(data + user, "USER", 4) == 0);
     size_t block = user + 16; // u32 version, u32 0, i64 frame, f64 seconds, f64 min, f64 max ...
     IC_CHECK_INT(get64(data + block + 8), 6);

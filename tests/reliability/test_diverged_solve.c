@@ -66,3 +66,50 @@ IC_TEST(reliability, diverged_solve_fails_the_run_with_the_figure) {
     printf("  %s\n", diag.message);
     IC_CHECK_INT(icGetByteCount(), bytes);
 }
+
+// A 0.2 m box stretched by a quarter in one quasistatic step: Newton needs several iterations.
+static icResult runStretch(int maxIterations, double tolerance, icRunSummary *summary,
+                           icDiagnostic *diag) {
+    char text[1200];
+    IC_FORMAT(text,
+              "{\"dt\": 1, \"frames\": 1, \"preflight\": false, \"gravity\": [0, 0, 0],\n"
+              " \"solver\": {\"type\": \"quasistatic\", \"max_iterations\": %d, \"tolerance\": %g,\n"
+              "            \"step_tolerance\": 0},\n"
+              " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], "
+              "\"cells\": 3},\n"
+              "   \"material\": {\"youngs_modulus\": 1e6, \"poisson_ratio\": 0.45},\n"
+              "   \"pin\": [{\"box\": {\"min\": [-1, -1, -1], \"max\": [1, -0.099, 1]}},\n"
+              "           {\"box\": {\"min\": [-1, 0.099, -1], \"max\": [1, 1, 1]},\n"
+              "            \"motion\": {\"translate\": [0, 0.05, 0]}}]}]}",
+              maxIterations, tolerance);
+    icScene scene = {0};
+    icResult loaded = icScene_LoadString(text, "stretch.json", ".", &scene, diag);
+    if (loaded != IC_OK) return loaded;
+    icRunOptions options = icDefaultRunOptions();
+    options.writeOutput = false;
+    icResult result = icScene_Run(&scene, &options, summary, diag);
+    icScene_Destroy(&scene);
+    return result;
+}
+
+// Newton stopped at its iteration cap far from its tolerance (one iteration of a stiff
+// stretch) fails the run with the frame and the residual; stopped close to it, the frame is
+// counted as not converged and the run succeeds.
+IC_TEST(reliability, newton_far_from_tolerance_fails_the_run) {
+    int64_t bytes = icGetByteCount();
+    icRunSummary summary;
+    icDiagnostic diag = {0};
+    IC_CHECK_RESULT(runStretch(1, 1e-6, &summary, &diag), IC_ERR_NUMERICAL);
+    IC_CHECK_MSG(strstr(diag.message, "frame 1:") &&
+                     strstr(diag.message, "Newton stopped at its cap of 1 iterations, residual") &&
+                     strstr(diag.message, "x tolerance, ") && strstr(diag.message, "x start"),
+                 "message '%s'", diag.message);
+    IC_CHECK_INT(summary.health.solverWarnings, 1);
+    printf("  %s\n", diag.message);
+    // Close: a tolerance below what double precision reaches; the cap ends the solve near it.
+    memset(&diag, 0, sizeof diag);
+    IC_CHECK_RESULT(runStretch(4, 1e-6, &summary, &diag), IC_OK);
+    IC_CHECK_INT(summary.notConverged, 1);
+    IC_CHECK_INT(summary.health.solverWarnings, 0);
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}

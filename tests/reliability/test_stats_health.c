@@ -19,6 +19,7 @@ IC_TEST(reliability, stats_json_health_keys) {
     h->speedWarnings = 2;
     h->inversionWarnings = 3;
     h->volumeWarnings = 3;
+    h->solverWarnings = 2;
     h->clampedVertices = 17;
     h->stops = 1;
     h->maxSpeedSeen = 12.5;
@@ -44,6 +45,7 @@ IC_TEST(reliability, stats_json_health_keys) {
     } counts[] = {{"health_steps", 40},           {"health_warnings", 9},
                   {"health_non_finite_steps", 1}, {"health_speed_warnings", 2},
                   {"health_inversion_warnings", 3}, {"health_volume_warnings", 3},
+                  {"health_solver_warnings", 2},
                   {"health_clamped_vertices", 17}, {"health_stops", 1},
                   {"health_max_speed", 12.5},      {"health_max_inverted_tets", 6},
                   {"health_max_tet_J_minus_1", 0.375}};
