@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The tets' census after a step: how many are inverted, the worst |J - 1| and the bodies'
-// current volume, on the
-// model's workers (the XPBD step's statistics and the health checks read it every step; done
-// serially with F per tet it cost about two of a 100k-tet step's ten sweeps).
+// current volume, on the model's workers (the XPBD step's statistics and the health checks
+// read it every step; done serially with F per tet it cost about two of a 100k-tet step's ten
+// sweeps).
 #include "core/pool.h"
 #include "world/world_internal.h"
 

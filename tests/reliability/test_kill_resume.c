@@ -57,12 +57,7 @@ static bool sameFile(const char *a, const char *b, const char *name) {
     char pa[1400], pb[1400];
     snprintf(pa, sizeof pa, "%s/%s", a, name);
     snprintf(pb, sizeof pb, "%s/%s", b, name);
-    size_t na = 0, nb = 0;
-    char *x = icTest_ReadFile(pa, &na), *y = icTest_ReadFile(pb, &nb);
-    bool same = x && y && na == nb && memcmp(x, y, na) == 0;
-    free(x);
-    free(y);
-    return same;
+    return icTest_SameFile(pa, pb);
 }
 
 IC_TEST(reliability, kill_and_resume_20_times_gives_the_same_files) {
