@@ -145,6 +145,11 @@ icResult icGenerateBox(icTetMesh *mesh, icVec3 size, const int cells[3], int spl
 /// keeps the hex cells whose centre lies inside, then moves the boundary vertices onto the
 /// sphere as far as every tet keeps >= 1/2 of its carved volume (so the body is round).
 icResult icGenerateSphere(icTetMesh *mesh, icReal radius, int cellsAcross, int split);
+/// Sphere of the given radius (m) from a whole cube grid of cellsAcross (>= 2) cells per
+/// diameter mapped onto the ball: an inner cube of 0.35 the radius stays regular, the shell
+/// blends from cube to sphere along rays from the centre. Every boundary vertex is on the
+/// sphere and no tet has all four corners on it; 6 cellsAcross^3 tets.
+icResult icGenerateSphereMapped(icTetMesh *mesh, icReal radius, int cellsAcross);
 /// Torus in the xz-plane around the y axis (major radius R, tube radius r, m), carved likewise;
 /// cellsAcross cubic cells span the outer diameter 2 (R + r), y gets as many as 2r needs.
 icResult icGenerateTorus(icTetMesh *mesh, icReal majorRadius, icReal minorRadius,

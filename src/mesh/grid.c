@@ -32,8 +32,8 @@ static void orient(const int in[4], int out[4]) {
     out[3] = in[3];
 }
 
-icResult icMesh_BuildGrid(icTetMesh *mesh, const icReal *const coords[3], const int cells[3],
-                          int split, const unsigned char *keep) {
+static icResult buildGrid(icTetMesh *mesh, const icReal *const coords[3], const int cells[3],
+                          int split, const unsigned char *keep, bool mirror) {
     memset(mesh, 0, sizeof *mesh);
     const int nx = cells[0], ny = cells[1], nz = cells[2];
     if (nx < 1 || ny < 1 || nz < 1 || (split != 5 && split != 6)) return IC_ERR_INVALID_ARGUMENT;
@@ -88,6 +88,14 @@ icResult icMesh_BuildGrid(icTetMesh *mesh, const icReal *const coords[3], const 
     int pattern[3][6][4]; // [0]: six, [1]/[2]: five even/odd
     for (int t = 0; t < 6; ++t)
         orient(s_six[t], pattern[0][t]);
+    int mirrored[8][6][4]; // the six-tet split reflected on the axes of mask m (bit a: axis a)
+    for (int mask = 0; mask < 8; ++mask)
+        for (int t = 0; t < 6; ++t) {
+            int reflected[4];
+            for (int a = 0; a < 4; ++a)
+                reflected[a] = s_six[t][a] ^ mask;
+            orient(reflected, mirrored[mask][t]);
+        }
     for (int p = 0; p < 2; ++p)
         for (int t = 0; t < 5; ++t)
             orient(s_five[p][t], pattern[1 + p][t]);
@@ -99,6 +107,12 @@ icResult icMesh_BuildGrid(icTetMesh *mesh, const icReal *const coords[3], const 
                 if (keep && !keep[c]) continue;
                 int base = i * sx + j * sy + k * sz;
                 int(*local)[4] = split == 6 ? pattern[0] : pattern[1 + ((i + j + k) & 1)];
+                if (mirror) { // the diagonal runs from the corner nearest the origin outwards
+                    int mask = (coords[0][i] + coords[0][i + 1] < 0) |
+                               (coords[1][j] + coords[1][j + 1] < 0) << 1 |
+                               (coords[2][k] + coords[2][k + 1] < 0) << 2;
+                    local = mirrored[mask];
+                }
                 for (int t = 0; t < split; ++t, ++tet) {
                     for (int a = 0; a < 4; ++a) {
                         int corner = local[t][a];
@@ -114,4 +128,14 @@ icResult icMesh_BuildGrid(icTetMesh *mesh, const icReal *const coords[3], const 
     mesh->cellCounts[2] = nz;
     icFree(newIndex);
     return IC_OK;
+}
+
+icResult icMesh_BuildGrid(icTetMesh *mesh, const icReal *const coords[3], const int cells[3],
+                          int split, const unsigned char *keep) {
+    return buildGrid(mesh, coords, cells, split, keep, false);
+}
+
+icResult icMesh_BuildGridMirrored(icTetMesh *mesh, const icReal *const coords[3],
+                                  const int cells[3]) {
+    return buildGrid(mesh, coords, cells, 6, NULL, true);
 }

@@ -33,6 +33,14 @@ bool icMesh_IndicesValid(const icTetMesh *mesh);
 icResult icMesh_BuildGrid(icTetMesh *mesh, const icReal *const coords[3], const int cells[3],
                           int split, const unsigned char *keep);
 
+/// All cells of the grid, each cut into six tets around the cell diagonal that points away
+/// from the origin (the Kuhn split mirrored into each octant; faces still conform, since a
+/// face's diagonal depends only on the mirroring of the two axes in its plane). In a cell on
+/// the boundary of a grid centred at the origin every tet keeps the cell's innermost corner,
+/// so no tet has all four corners on the boundary.
+icResult icMesh_BuildGridMirrored(icTetMesh *mesh, const icReal *const coords[3],
+                                  const int cells[3]);
+
 /// Where boundary vertex p should move; false leaves it where it is.
 typedef bool icSnapTargetFn(icVec3 p, const void *context, icVec3 *target);
 /// Moves the boundary vertices towards their targets (full, half or quarter way) while every

@@ -90,7 +90,7 @@ static icResult readGenerated(const icSceneReader *r, const cJSON *item, const c
                               icTetMesh *mesh) {
     static const char *const kinds[] = {"box", "sphere", "torus", "crazy_cube"};
     static const char *const boxKeys[] = {"generate", "size", "cells", "split", NULL};
-    static const char *const sphereKeys[] = {"generate", "radius", "cells", "split", NULL};
+    static const char *const sphereKeys[] = {"generate", "radius", "cells", "split", "grid", NULL};
     static const char *const torusKeys[] = {"generate", "major_radius", "minor_radius", "cells",
                                             "split", NULL};
     static const char *const crazyKeys[] = {"generate", "size", "tets", "seed", NULL};
@@ -123,6 +123,29 @@ static icResult readGenerated(const icSceneReader *r, const cJSON *item, const c
             return e;
         if ((e = icSceneReader_Int(r, item, path, "cells", 1, 1000, &cells)) != IC_OK) return e;
         if ((e = readSplit(r, item, path, &split)) != IC_OK) return e;
+        // "grid": "carved" (cells inside the sphere, boundary snapped) or "mapped" (the whole
+        // grid mapped onto the ball, icGenerateSphereMapped; six tets a cell).
+        static const char *const grids[] = {"carved", "mapped"};
+        int mapped = 0;
+        if ((e = icSceneReader_Enum(r, item, path, "grid", grids, 2, &mapped)) != IC_OK) return e;
+        if (mapped) {
+            const cJSON *s = cJSON_GetObjectItemCaseSensitive(item, "split");
+            if (s && split != 6)
+                return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, s,
+                                          icJsonPath_Key(path, "split").text,
+                                          "a mapped sphere cuts each cell into 6 tets");
+            if (cells < 2)
+                return icSceneReader_Fail(
+                    r, IC_ERR_BAD_VALUE, cJSON_GetObjectItemCaseSensitive(item, "cells"),
+                    icJsonPath_Key(path, "cells").text, "a mapped sphere needs at least 2 cells");
+            double grid = (double)cells * cells * cells;
+            if (grid * 6 > IC_GENERATE_MAX_TETS)
+                return generated(r, item, path, "sphere", IC_ERR_INVALID_ARGUMENT);
+            if ((e = fits(r, item, path, "sphere", (cells + 1.0) * (cells + 1.0) * (cells + 1.0),
+                          6 * grid)) != IC_OK)
+                return e;
+            return generated(r, item, path, "sphere", icGenerateSphereMapped(mesh, radius, cells));
+        }
         const int grid[3] = {cells, cells, cells};
         if ((e = carvedFits(r, item, path, "sphere", grid, split, 3.14159265358979 / 6)) != IC_OK)
             return e;

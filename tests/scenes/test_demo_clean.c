@@ -31,15 +31,17 @@ static void watchFrame(int done, int total, double msPerFrame, icReal volumeRati
     w->frames = done;
 }
 
-// At 20 substeps the ball's contact layer was flattened to zero volume on impact (frames
-// 21-24 held tets with all four vertices on the ground: J = 0, which `render` and `convert`
-// refused) and 7 steps ended with inverted tets. At the shipped 40 no tet comes near: the
-// worst is J = 0.20 on the first impact (docs/scenes.md, "The default demo").
+// The bar for the demo: no health warning, no inverted tet and max |J - 1| <= 0.05 in
+// every step. The carved sphere it used to drop (14 cells, 8,832 tets) kept grid corners up
+// to 2 cm outside its surface, which the ground pressed into their tets: |J - 1| reached 0.77
+// at 40 substeps and 0.50 at 80. The mapped sphere at 80 float substeps: 0.035 at worst, on
+// the first impact (docs/scenes.md, "The default demo").
 IC_TEST(scenes, demo_runs_clean) {
     icScene scene;
     icDiagnostic diag = {0};
     IC_REQUIRE(icScene_Load(icTest_SourcePath("scenes/demo.json"), &scene, &diag) == IC_OK);
-    icDemoWatch w = {.scene = &scene, .minJ = INFINITY, .minVolume = INFINITY, .maxVolume = -INFINITY};
+    icDemoWatch w = {
+        .scene = &scene, .minJ = INFINITY, .minVolume = INFINITY, .maxVolume = -INFINITY};
     w.J = malloc(sizeof(icReal) * (size_t)icWorld_GetTetCount(scene.world));
     IC_REQUIRE(w.J != NULL);
     icRunOptions options = icDefaultRunOptions();
@@ -58,10 +60,12 @@ IC_TEST(scenes, demo_runs_clean) {
     // The health checks see every step (here one a frame): their worst |J - 1| covers the
     // smallest J of the frames.
     IC_CHECK(s.health.maxTetJMinus1Seen >= 1 - w.minJ - 1e-9);
-    // No tet inverted or anywhere near zero volume in any frame (J = 0.20 at worst).
-    IC_CHECK_MSG(w.minJ > 0.1, "worst J %g at frame %d", w.minJ, w.worstFrame);
-    // The ball's total volume stays within 0.5 % (0.9978 at worst).
-    IC_CHECK_MSG(w.minVolume > 0.995 && w.maxVolume < 1.005, "V/V0 %g .. %g", w.minVolume, w.maxVolume);
+    IC_CHECK_MSG(s.health.maxTetJMinus1Seen <= 0.05,
+                 "max |J - 1| %g in some step (worst J %g at frame %d)", s.health.maxTetJMinus1Seen,
+                 w.minJ, w.worstFrame);
+    // The ball's total volume stays within 0.1 % (0.99973 at worst).
+    IC_CHECK_MSG(w.minVolume > 0.999 && w.maxVolume < 1.001, "V/V0 %g .. %g", w.minVolume,
+                 w.maxVolume);
     free(w.J);
     icScene_Destroy(&scene);
 }
