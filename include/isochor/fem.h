@@ -248,8 +248,8 @@ void icNewtonSolver_SetDef(icNewtonSolver *solver, const icNewtonDef *def);
 void icNewtonSolver_SetPotential(icNewtonSolver *solver, icVertexPotentialFn potential,
                                  void *context);
 /// A flag (set by a signal handler) that later steps and solves look at before every Newton
-/// iteration after the first: once it is non-zero they stop with IC_ERR_INTERRUPTED and x, v
-/// as they were given. Only read; NULL (default) removes it.
+/// iteration after the first and before every PCG product: once it is non-zero they stop with
+/// IC_ERR_INTERRUPTED and x, v as they were given. Only read; NULL (default) removes it.
 void icNewtonSolver_SetInterrupt(icNewtonSolver *solver, const volatile sig_atomic_t *flag);
 
 /// One backward Euler step (Sifakis & Barbič 2012, sec.\ 4.4): x, v (vertexCount x 3) go

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "core/core.h"
 #include "fem/fem_internal.h"
+#include "math/cg_internal.h"
 
 #include <time.h>
 
@@ -353,7 +354,8 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
             return IC_OK;
         }
         if (k == d->maxIterations) return IC_ERR_NOT_CONVERGED;
-        // One look per iteration: the caller wants to stop (a signal); the solves put x back.
+        // A look per iteration (and one before each PCG product, below): the caller wants to
+        // stop (a signal); the solves put x back.
         if (k > 0 && s->interrupt && *s->interrupt) return IC_ERR_INTERRUPTED;
 
         // Filtered PCG on A Dx = r.
@@ -376,11 +378,12 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
         }
         icPreconditioner_Build(d->preconditioner, m->vertexCount, s->diag, s->mask, s->precond);
         icCGStats cg;
-        icCG(n, operatorA, &op, d->preconditioner, s->precond, s->mask, s->r, s->dx,
-             d->cgTolerance, d->maxCGIterations, s->work, &cg);
+        icCG_Stoppable(n, operatorA, &op, d->preconditioner, s->precond, s->mask, s->r, s->dx,
+                       d->cgTolerance, d->maxCGIterations, s->work, &cg, s->interrupt);
         st->solveMilliseconds += nowMs() - t0;
         st->cgIterations += cg.iterations;
         if (cg.iterations > st->maxCGIterations) st->maxCGIterations = cg.iterations;
+        if (s->interrupt && *s->interrupt) return IC_ERR_INTERRUPTED; // also between products
         st->indefiniteSolves += cg.indefinite;
         st->iterations = k + 1;
         if (!allFinite(s->dx, n)) return IC_ERR_NUMERICAL;

@@ -2,6 +2,7 @@
 // Filtered preconditioned conjugate gradients and Jacobi / block-Jacobi preconditioners.
 #include "core/core.h"
 #include "isochor/sparse.h"
+#include "math/cg_internal.h"
 
 int icPreconditioner_Build(icPreconditionerKind kind, int nodeCount, const icReal *diagBlocks,
                            const unsigned char *freeMask, icReal *out) {
@@ -88,6 +89,14 @@ static icReal dot(int n, const icReal *a, const icReal *b) {
 int icCG(int n, icLinearOperatorFn *op, void *context, icPreconditionerKind kind,
          const icReal *preconditioner, const unsigned char *freeMask, const icReal *b, icReal *y,
          icReal tolerance, int maxIterations, icReal *work, icCGStats *stats) {
+    return icCG_Stoppable(n, op, context, kind, preconditioner, freeMask, b, y, tolerance,
+                          maxIterations, work, stats, NULL);
+}
+
+int icCG_Stoppable(int n, icLinearOperatorFn *op, void *context, icPreconditionerKind kind,
+                   const icReal *preconditioner, const unsigned char *freeMask, const icReal *b,
+                   icReal *y, icReal tolerance, int maxIterations, icReal *work, icCGStats *stats,
+                   const volatile sig_atomic_t *stopFlag) {
     icCGStats st = {0, 0, true, false};
     icReal *owned = NULL;
     if (!work) {
@@ -107,6 +116,7 @@ int icCG(int n, icLinearOperatorFn *op, void *context, icPreconditionerKind kind
     if (d0 > 0) {
         icReal stop = tolerance * tolerance * d0;
         while (d > stop && it < maxIterations) {
+            if (stopFlag && *stopFlag) break; // the caller checks the flag and drops y
             op(context, c, q);
             if (freeMask)
                 for (int i = 0; i < n; ++i) q[i] = freeMask[i] ? q[i] : 0.0;

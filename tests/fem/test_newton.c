@@ -463,3 +463,45 @@ IC_TEST(fem, collapsed_element_is_local_minimum_without_log_term) {
     IC_CHECK(icMaterial_Energy(&mm, icMat3_Scale(e, icMat3_Identity())) > icMaterial_Energy(&mm, icMat3_Zero()));
     IC_CHECK(icMaterial_Energy(&mm, icMat3_Scale(-e, icMat3_Identity())) > icMaterial_Energy(&mm, icMat3_Zero()));
 }
+
+// Raises the interrupt flag of its context the first time the solver evaluates it (during the
+// first Newton iteration's assembly); adds nothing to the problem.
+static icReal raiseFlagPotential(void *context, const icReal *x, icReal *f, icReal *blocks) {
+    (void)x, (void)f, (void)blocks;
+    *(volatile sig_atomic_t *)context = SIGTERM;
+    return 0;
+}
+
+// A flag raised during the first iteration stops the step before its first PCG product (a PCG
+// runs up to maxCGIterations products, seconds on a large mesh), and x and v are as given.
+IC_TEST(fem, newton_interrupt_stops_inside_the_linear_solve) {
+    int64_t bytes = icGetByteCount();
+    icTestBody b;
+    int n[3] = {3, 2, 2};
+    IC_REQUIRE(makeBody(&b, n, 0.1, 0.1, icMaterial_FromLame(IC_MATERIAL_SNH, 1e4, 4e4)));
+    int nn = 3 * b.vertexCount;
+    icReal *x = malloc(sizeof(icReal) * nn), *v = calloc((size_t)nn, sizeof(icReal));
+    IC_REQUIRE(x && v);
+    memcpy(x, b.rest, sizeof(icReal) * nn);
+    icNewtonDef def = tightDef();
+    icNewtonSolver *s = icCreateNewtonSolver(&b.model, &def);
+    IC_REQUIRE(s);
+    volatile sig_atomic_t flag = 0;
+    icNewtonSolver_SetInterrupt(s, &flag);
+    icNewtonSolver_SetPotential(s, raiseFlagPotential, (void *)&flag);
+    icNewtonInput in = {NULL, NULL, NULL, {0, -9.81, 0}};
+    icNewtonStats st;
+    IC_CHECK_RESULT(icNewtonSolver_Step(s, &in, 0.01, x, v, &st), IC_ERR_INTERRUPTED);
+    IC_CHECK_INT(st.cgIterations, 0);
+    IC_CHECK(memcmp(x, b.rest, sizeof(icReal) * nn) == 0);
+    for (int i = 0; i < nn; ++i) IC_CHECK(v[i] == 0);
+    // Lowered, the same step runs to convergence.
+    icNewtonSolver_SetPotential(s, NULL, NULL);
+    flag = 0;
+    IC_CHECK_RESULT(icNewtonSolver_Step(s, &in, 0.01, x, v, &st), IC_OK);
+    IC_CHECK(st.converged && st.cgIterations > 0);
+    icDestroyNewtonSolver(s);
+    free(x), free(v);
+    freeBody(&b);
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}
