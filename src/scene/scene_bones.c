@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A body's bones (kinematic frames with keyframed motion), the tissue mesh carved around
 // them, vertex attachments and the embedded render surface (Macklin & Müller 2021, sec. 5.3).
+#include "scene/scene_budget.h"
 #include "scene/scene_contact.h"
 #include "scene/scene_internal.h"
 
@@ -310,6 +311,12 @@ icResult icScene_ReadRenderSurface(const icSceneReader *r, const cJSON *item, co
         icTissueDef tissue = icDefaultTissueDef();
         tissue.capsules = bones->all;
         tissue.capsuleCount = bones->capsuleCount;
+        // Its size grows as 1 / cell^2: a tiny cell is refused before it is generated.
+        if ((e = icSceneBudget_Need(r, member, icJsonPath_Key(path, "cell").text,
+                                    icSceneBudget_TissueSurfaceBytes(tissue.capsules,
+                                                                     tissue.capsuleCount, cell),
+                                    "the render surface at this cell size")) != IC_OK)
+            return e;
         e = icGenerateTissueSurface(&tissue, cell, &generated, &def.vertexCount, &generatedTris,
                                     &def.triangleCount);
         if (e != IC_OK)
@@ -328,6 +335,9 @@ icResult icScene_ReadRenderSurface(const icSceneReader *r, const cJSON *item, co
         icJsonPath filePath = icJsonPath_Key(path, "file");
         if (!icPath_Join(r->baseDir, file, resolved, sizeof resolved))
             return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, member, filePath.text, "path is too long");
+        if ((e = icSceneBudget_NeedSurfaceFile(r, member, filePath.text, resolved,
+                                               "render surface")) != IC_OK)
+            return e;
         if ((e = icLoadSurface(resolved, &surface, r->diag)) != IC_OK) {
             if (r->diag) {
                 size_t used = strlen(r->diag->message);

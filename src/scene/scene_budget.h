@@ -5,6 +5,7 @@
 // running until an allocation fails (or the system kills the process).
 #pragma once
 
+#include "isochor/skin.h"
 #include "isochor/world.h"
 #include "scene/scene_reader.h"
 
@@ -28,6 +29,19 @@ int64_t icSceneBudget_BodyBytes(icSolverType solver, int workers, int64_t vertic
 /// and then building its body.
 int64_t icSceneBudget_GenerateBytes(icSolverType solver, int workers, int64_t vertices,
                                     int64_t tets);
+
+/// Estimated peak bytes of loading a triangle surface file of `fileBytes` (a mesh collider, a
+/// render surface, a rod surface): its triangles and vertices, their adjacency and a
+/// collider's bounding-volume tree.
+int64_t icSceneBudget_SurfaceFileBytes(int64_t fileBytes);
+/// Estimated peak bytes of the tissue render surface of these capsules at cell size `cell`
+/// (icGenerateTissueSurface): its triangles, vertices, edge map and skin embedding.
+int64_t icSceneBudget_TissueSurfaceBytes(const icTissueCapsule *capsules, int count, double cell);
+/// IC_OK when the surface file at `resolved` (a regular file; anything else is left to the
+/// loader's own message) fits the budget as icSceneBudget_SurfaceFileBytes estimates it;
+/// `use` says what the file is for ("mesh collider").
+icResult icSceneBudget_NeedSurfaceFile(const icSceneReader *r, const cJSON *item,
+                                       const char *path, const char *resolved, const char *use);
 
 /// IC_OK when `bytes` more fit in the budget (nothing is charged); otherwise fails with
 /// IC_ERR_OUT_OF_MEMORY at item: "<path>: <what> needs about N, over the memory budget of M"

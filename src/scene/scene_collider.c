@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Scene colliders and contact settings: planes, spheres, boxes, capsules and triangle meshes
 // (OBJ and the other surface formats) with friction, thickness and keyframed motion.
+#include "scene/scene_budget.h"
 #include "scene/scene_contact.h"
 #include "scene/scene_internal.h"
 
@@ -102,6 +103,9 @@ static icResult readMeshFile(const icSceneReader *r, const cJSON *item, const ch
     icJsonPath filePath = icJsonPath_Key(path, "file");
     if (!icPath_Join(r->baseDir, file, resolved, sizeof resolved))
         return icSceneReader_Fail(r, IC_ERR_BAD_VALUE, member, filePath.text, "path is too long");
+    if ((e = icSceneBudget_NeedSurfaceFile(r, member, filePath.text, resolved, "mesh collider")) !=
+        IC_OK)
+        return e;
     e = icLoadSurface(resolved, surface, r->diag);
     if (e != IC_OK) {
         if (r->diag) { // keep the surface file's name and line; say which entry asked for it

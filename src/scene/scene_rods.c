@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The scene key "rods": VIPER rods, bundles, octopuses, pillars and viperized muscles in a rod
 // world that runs beside the tet world (docs/viper.md lists every key).
+#include "scene/scene_budget.h"
 #include "scene/scene_rods.h"
 #include "isochor/formats.h"
 
@@ -770,6 +771,10 @@ static icResult readMuscleMesh(const icSceneReader *r, const cJSON *item, const 
     char full[2048];
     if (!icPath_Join(r->baseDir, file, full, sizeof full))
         return icSceneReader_Fail(r, IC_ERR_IO, item, path, "path is too long");
+    if ((e = icSceneBudget_NeedSurfaceFile(r, cJSON_GetObjectItemCaseSensitive(item, "file"),
+                                           icJsonPath_Key(path, "file").text, full,
+                                           "rod surface")) != IC_OK)
+        return e;
     icTriSurface s;
     icDiagnostic inner = {0};
     if ((e = icLoadSurface(full, &s, &inner)) != IC_OK) {

@@ -248,3 +248,86 @@ IC_TEST(reliability, cli_max_memory_and_scene_size) {
     icTest_FreeCli(&run);
     remove(path);
 }
+
+// Bytes a load of the scene at path keeps (the library's allocation count), -1 when it fails.
+static int64_t loadedBytes(const char *path) {
+    int64_t before = icGetByteCount();
+    icScene scene;
+    icDiagnostic diag = {0};
+    if (icScene_Load(path, &scene, &diag) != IC_OK) return -1;
+    int64_t bytes = icGetByteCount() - before;
+    icScene_Destroy(&scene);
+    return bytes;
+}
+
+// Surfaces count too: a mesh collider's file and a tissue render surface whose size grows as
+// 1 / cell^2 are estimated before they are loaded or generated, and the estimates are above
+// what the loads keep.
+IC_TEST(reliability, budget_counts_collider_files_and_render_surfaces) {
+    const char *dir = icTest_TempDir();
+    char obj[IC_PATH], scene[2000], buffer[IC_PATH];
+    // A 60 x 60 grid of quads as an OBJ collider (7,200 triangles).
+    IC_FORMAT(obj, "%s/budget_floor.obj", dir);
+    FILE *fp = fopen(obj, "w");
+    IC_REQUIRE(fp);
+    const int n = 60;
+    for (int j = 0; j <= n; ++j)
+        for (int i = 0; i <= n; ++i) fprintf(fp, "v %.6f -0.2 %.6f\n", (double)i / n - 0.5, (double)j / n - 0.5);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            int a = j * (n + 1) + i + 1, b = a + 1, c = a + n + 1, d = c + 1;
+            fprintf(fp, "f %d %d %d\nf %d %d %d\n", a, d, b, a, c, d);
+        }
+    int64_t objBytes = ftell(fp);
+    fclose(fp);
+    const char *plain = writeScene(buffer, dir, "no_collider.json",
+                                   "{\"dt\": 0.01, \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 2}}]}\n");
+    int64_t bodyOnly = loadedBytes(plain);
+    IC_REQUIRE(bodyOnly > 0);
+    IC_FORMAT(scene,
+              "{\"dt\": 0.01, \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 2}}],\n"
+              " \"colliders\": [{\"mesh\": {\"file\": \"%s\"}}]}\n",
+              obj);
+    char colliderPath[IC_PATH];
+    writeScene(colliderPath, dir, "collider.json", scene);
+    int64_t collider = loadedBytes(colliderPath) - bodyOnly;
+    int64_t estimate = icSceneBudget_SurfaceFileBytes(objBytes);
+    printf("  mesh collider: %lld bytes of OBJ keep %lld bytes; estimate %lld\n", (long long)objBytes,
+           (long long)collider, (long long)estimate);
+    IC_CHECK(collider > 0 && collider < estimate);
+    icDiagnostic diag;
+    IC_CHECK_RESULT(loadWith(colliderPath, estimate / 2, 0, &diag), IC_ERR_OUT_OF_MEMORY);
+    IC_CHECK_MSG(strstr(diag.message, "colliders[0].mesh.file: the mesh collider") &&
+                     strstr(diag.message, "budget_floor.obj"),
+                 "%s", diag.message);
+    IC_CHECK_RESULT(loadWith(colliderPath, 0, 0, &diag), IC_OK);
+
+    // A one-bone creature with a render surface: at a cell of 0.1 mm it would take about
+    // 8 GB and minutes; it is refused at once. At 5 mm it loads, within its estimate.
+    static const char *const tissue =
+        "{\"dt\": 0.01, \"bodies\": [{\"bones\": [{\"name\": \"leg\", \"a\": [0, 0, 0], \"b\": [0, 0.3, 0],\n"
+        "   \"radius\": 0.02, \"flesh\": 0.06}],\n"
+        " \"mesh\": {\"generate\": \"tissue\", \"cell\": 0.03}, \"attach\": [{\"within\": 0.02}],\n"
+        " \"render_surface\": {\"generate\": \"tissue\", \"cell\": %g}}]}\n";
+    IC_FORMAT(scene, tissue, 0.0001);
+    char tissuePath[IC_PATH];
+    writeScene(tissuePath, dir, "tissue_tiny_cell.json", scene);
+    IC_CHECK_RESULT(loadWith(tissuePath, 1 << 30, 0, &diag), IC_ERR_OUT_OF_MEMORY);
+    IC_CHECK_MSG(strstr(diag.message, "render_surface.cell: the render surface at this cell size needs about"),
+                 "%s", diag.message);
+    IC_FORMAT(scene, tissue, 0.005);
+    writeScene(tissuePath, dir, "tissue_with_surface.json", scene);
+    IC_FORMAT(scene, "{\"dt\": 0.01, \"bodies\": [{\"bones\": [{\"name\": \"leg\", \"a\": [0, 0, 0], \"b\": [0, 0.3, 0],\n"
+                     "   \"radius\": 0.02, \"flesh\": 0.06}],\n"
+                     " \"mesh\": {\"generate\": \"tissue\", \"cell\": 0.03}, \"attach\": [{\"within\": 0.02}]}]}\n");
+    char bareTissue[IC_PATH];
+    writeScene(bareTissue, dir, "tissue_bare.json", scene);
+    int64_t surface = loadedBytes(tissuePath) - loadedBytes(bareTissue);
+    // The capsule's outer radius is 0.08 m: area 2 pi r L + 4 pi r^2.
+    icTissueCapsule capsule = {icVec3_Make(0, 0, 0), icVec3_Make(0, 0.3, 0), 0.08, 0.02};
+    int64_t surfaceEstimate = icSceneBudget_TissueSurfaceBytes(&capsule, 1, 0.005);
+    printf("  render surface at 5 mm: keeps %lld bytes; estimate %lld\n", (long long)surface,
+           (long long)surfaceEstimate);
+    IC_CHECK(surface > 0 && surface < surfaceEstimate);
+    remove(obj);
+}
