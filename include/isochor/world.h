@@ -443,6 +443,9 @@ icResult icWorld_CheckCheckpoint(const icWorld *world, const void *data, size_t 
 /// Per-tet fields of the current state, each array (tetCount), any may be NULL:
 /// J = det F; pressure = lambda_H / (h^2 V) from the last substep's multiplier (Pa; Macklin &
 /// Müller 2021 supplement, sec.\ 3); stressNorm = |P_D| = |lambda_D / (h^2 V) F / r_S| (Pa).
+/// Newton worlds keep no multipliers: their pressure is -tr(sigma) / 3 of the body's material
+/// at the current F (sigma = P F^T / J) and stressNorm the norm of P less that pressure's part
+/// -p cof F; NaN where the stress is not finite (an inverted Neo-Hookean tet).
 void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icReal *stressNorm);
 /// Current total volume over rest total volume, over all bodies.
 icReal icWorld_GetVolumeRatio(const icWorld *world);

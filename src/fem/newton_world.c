@@ -33,24 +33,6 @@ static double nowMs(void) {
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-// One icMaterial per body. MM keeps the world's raw Lamé pair and gamma, so Newton minimises
-// exactly the energy the XPBD solver models (Macklin & Müller 2021, sec. 3); other models map
-// (E, nu) as docs/materials.md lists.
-static icResult bodyMaterial(const icModel *m, int b, icMaterial *out) {
-    const icBodyRecord *body = &m->bodies[b];
-    if (!isfinite(body->lambda)) return IC_ERR_BAD_VALUE; // nu = 0.5
-    if (body->def.model == IC_MATERIAL_MM) {
-        *out = icMaterial_FromLame(IC_MATERIAL_MM, body->mu, body->lambda);
-        out->alpha = body->tetCount > 0 ? m->gamma[body->tetStart] : out->alpha;
-    } else {
-        icResult r = icMaterial_FromYoungs(body->def.model, body->def.youngsModulus,
-                                           body->def.poissonRatio, out);
-        if (r != IC_OK) return r;
-    }
-    out->density = body->def.density;
-    return IC_OK;
-}
-
 static icResult ensureCache(icWorld *world, icNewtonCache **cachePtr, const icNewtonDef *def) {
     icModel *m = &world->model;
     if (m->vertexCount == 0 || m->tetCount == 0) return IC_ERR_EMPTY;
@@ -69,7 +51,7 @@ static icResult ensureCache(icWorld *world, icNewtonCache **cachePtr, const icNe
     if (!c) return IC_ERR_OUT_OF_MEMORY;
     icMaterial *materials = IC_ALLOC(icMaterial, m->bodyCount);
     icResult r = materials ? IC_OK : IC_ERR_OUT_OF_MEMORY;
-    for (int b = 0; b < m->bodyCount && r == IC_OK; ++b) r = bodyMaterial(m, b, &materials[b]);
+    for (int b = 0; b < m->bodyCount && r == IC_OK; ++b) r = icModel_FemMaterial(m, b, &materials[b]);
     if (r == IC_OK)
         r = icFemModel_CreateEx(&c->fem, m->vertexCount, m->restPositions, m->tetCount, m->tets,
                                 m->bodyCount, materials, m->tetBody, true, NULL);

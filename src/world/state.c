@@ -78,7 +78,24 @@ typedef struct icFieldTask {
     const icModel *model;
     const icState *state;
     icReal *J, *pressure, *stressNorm;
+    const icMaterial *materials; ///< per body: stress from the material (Newton); NULL: from
+                                 ///< the XPBD multipliers
+    const bool *hasMaterial;     ///< per body (with materials)
 } icFieldTask;
+
+// Stress from the material at the current F (force-based solvers, which keep no multipliers):
+// the pressure p = -tr(sigma) / 3 with sigma = P F^T / J, and the norm of P less its pressure
+// part -p cof(F) (cof F = J F^-T), the counterpart of the XPBD solver's |P_D|. NaN where the
+// material's stress is not finite (an inverted tet of a Neo-Hookean body).
+static void materialFields(const icMaterial *material, icMat3 F, icReal *pressure,
+                           icReal *stressNorm) {
+    icMat3 P = icMaterial_Stress(material, F);
+    icReal J = icMat3_Det(F);
+    icReal p = -icMat3_DDot(P, F) / (3 * J);
+    icReal norm = sqrt(icMat3_NormSquared(icMat3_Add(P, icMat3_Scale(p, icMat3_Cofactor(F)))));
+    *pressure = isfinite(p) ? p : NAN;
+    *stressNorm = isfinite(norm) ? norm : NAN;
+}
 
 // Stress from multipliers (Macklin & Müller 2021, supplement, sec. 3): p = lambda_H / (h^2 V)
 // is the pressure, |P_D| = |lambda_D| / (h^2 V) since dC_D/dF = F / r_S has unit norm.
@@ -90,6 +107,14 @@ static void fieldTask(int start, int end, int worker, void *context) {
     icReal h2 = s->lastSubstep * s->lastSubstep;
     for (int t = start; t < end; ++t) {
         if (T->J) T->J[t] = icMat3_Det(icModel_TetF(m, s->x, t));
+        if (T->materials) {
+            icReal p = NAN, norm = NAN;
+            int b = m->tetBody[t];
+            if (T->hasMaterial[b]) materialFields(&T->materials[b], icModel_TetF(m, s->x, t), &p, &norm);
+            if (T->pressure) T->pressure[t] = p;
+            if (T->stressNorm) T->stressNorm[t] = norm;
+            continue;
+        }
         icReal scale = h2 > 0 ? 1.0 / (h2 * m->restVolume[t]) : 0.0;
         if (T->pressure) T->pressure[t] = s->lambdaH[t] * scale;
         if (T->stressNorm) T->stressNorm[t] = fabs(s->lambdaD[t]) * scale;
@@ -98,8 +123,23 @@ static void fieldTask(int start, int end, int worker, void *context) {
 
 // Tet by tet, so the world's workers share it (a frame writer calls this every frame).
 void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icReal *stressNorm) {
-    icFieldTask T = {&world->model, world->state, J, pressure, stressNorm};
+    const icModel *model = &world->model;
+    icFieldTask T = {model, world->state, J, pressure, stressNorm, NULL, NULL};
+    icMaterial *materials = NULL;
+    bool *hasMaterial = NULL;
+    if ((pressure || stressNorm) && model->def.solver == IC_SOLVER_NEWTON && model->bodyCount > 0) {
+        materials = IC_ALLOC(icMaterial, model->bodyCount);
+        hasMaterial = IC_ALLOC(bool, model->bodyCount);
+        if (materials && hasMaterial) {
+            for (int b = 0; b < model->bodyCount; ++b)
+                hasMaterial[b] = icModel_FemMaterial(model, b, &materials[b]) == IC_OK;
+            T.materials = materials;
+            T.hasMaterial = hasMaterial;
+        }
+    }
     icPool_ParallelFor(world->model.pool, fieldTask, world->model.tetCount, 8192, &T);
+    icFree(materials);
+    icFree(hasMaterial);
     if (pressure && world->model.def.solver == IC_SOLVER_INCOMPRESSIBLE) {
         // The incompressible solver has no multipliers: its pressure lives on the vertices
         // and acts per tet through the average of the tet's four (Irving et al. 2007, sec. 3).

@@ -203,3 +203,9 @@ icResult icHealth_AfterStep(icWorld *world, icResult result, icStepStats *stats)
 void icHealth_Destroy(icWorld *world);
 /// Policy in range, maxSpeed and maxVolumeDrift > 0, maxInvertedTets >= 0.
 bool icHealthDef_IsValid(const icHealthDef *def);
+
+/// The FEM material of body b for the force-based solvers: MM keeps the world's raw Lamé pair
+/// and gamma, so Newton minimises exactly the energy the XPBD solver models (Macklin & Müller
+/// 2021, sec. 3); other models map (E, nu) as docs/materials.md lists. IC_ERR_BAD_VALUE for
+/// nu = 0.5 (lambda infinite). (world_newton.c)
+icResult icModel_FemMaterial(const icModel *m, int b, icMaterial *out);

@@ -125,3 +125,59 @@ IC_TEST(fem, newton_world_errors) {
     icDestroyWorld(empty);
     icNewtonCache_Destroy(cache);
 }
+
+// A Newton world's pressure and stress norm come from the material (it has no multipliers;
+// they were all zero): the linear model, P = mu (F + F^T - 2 I) + lambda tr(F - I) I, has the
+// closed forms p = -(2 mu + 3 lambda)(s - 1) / s^2 and no deviatoric stress under F = s I, and
+// p = -mu g^2 / 3 under the shear F = I + g e_x e_y^T.
+IC_TEST(fem, newton_world_fields_come_from_the_material) {
+    int64_t bytes = icGetByteCount();
+    icWorldDef wdef = icDefaultWorldDef();
+    wdef.solver = IC_SOLVER_NEWTON;
+    icSoftBodyDef bdef = icDefaultSoftBodyDef();
+    bdef.model = IC_MATERIAL_LINEAR;
+    bdef.youngsModulus = 1e5;
+    bdef.poissonRatio = 0.3;
+    icWorld *world = icCreateWorld(&wdef);
+    IC_REQUIRE(world);
+    icTetMesh mesh;
+    int cells[3] = {2, 2, 2};
+    IC_REQUIRE(icGenerateBox(&mesh, icVec3_Make(0.2, 0.2, 0.2), cells, 6) == IC_OK);
+    icBodyId id;
+    icDiagnostic diag;
+    IC_REQUIRE(icWorld_CreateSoftBody(world, &mesh, &bdef, &id, &diag) == IC_OK);
+    icTetMesh_Destroy(&mesh);
+    const double E = 1e5, nu = 0.3, mu = E / (2 * (1 + nu)), lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
+    int n = icWorld_GetTetCount(world), nv = icWorld_GetVertexCount(world);
+    icReal *p = malloc(sizeof(icReal) * n), *norm = malloc(sizeof(icReal) * n);
+    IC_REQUIRE(p && norm);
+    const icReal *X = icWorld_GetRestPositions(world);
+    icReal *x = icWorld_GetPositionsMutable(world);
+    const double s = 0.9, g = 0.2;
+    for (int i = 0; i < 3 * nv; ++i) x[i] = s * X[i];
+    icWorld_GetTetFields(world, NULL, p, norm);
+    double expect = -(2 * mu + 3 * lambda) * (s - 1) / (s * s);
+    for (int t = 0; t < n; ++t) {
+        IC_CHECK_MSG(fabs(p[t] - expect) <= 1e-9 * fabs(expect), "tet %d: p %.12g, expected %.12g", t, p[t], expect);
+        IC_CHECK_MSG(fabs(norm[t]) <= 1e-9 * fabs(expect), "tet %d: deviatoric %g under F = s I", t, norm[t]);
+    }
+    for (int v = 0; v < nv; ++v) {
+        x[3 * v] = X[3 * v] + g * X[3 * v + 1];
+        x[3 * v + 1] = X[3 * v + 1];
+        x[3 * v + 2] = X[3 * v + 2];
+    }
+    icWorld_GetTetFields(world, NULL, p, norm);
+    // P = mu g (e_x e_y^T + e_y e_x^T); less -p cof F with cof F = I - g e_y e_x^T:
+    // P_D = P - (mu g^2 / 3)(I - g e_y e_x^T).
+    double c = mu * g * g / 3;
+    double deviatoric = sqrt(3 * c * c + (mu * g) * (mu * g) + (mu * g + c * g) * (mu * g + c * g));
+    for (int t = 0; t < n; ++t) {
+        IC_CHECK_MSG(fabs(p[t] + c) <= 1e-9 * c, "tet %d: p %.12g, expected %.12g", t, p[t], -c);
+        IC_CHECK_MSG(fabs(norm[t] - deviatoric) <= 1e-9 * deviatoric, "tet %d: |P_D| %.12g, expected %.12g", t,
+                     norm[t], deviatoric);
+    }
+    free(p);
+    free(norm);
+    icDestroyWorld(world);
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}
