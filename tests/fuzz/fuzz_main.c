@@ -60,6 +60,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     return 0;
 }
 
+#ifdef IC_FUZZ_JSON_MUTATOR
+// The scene_run target mutates the JSON tree three times in four (icFuzz_MutateJson), and
+// bytes otherwise (or when the input is not JSON).
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t maxSize, unsigned int seed) {
+    size_t n = seed % 4 != 0 ? icFuzz_MutateJson(data, size, maxSize, seed) : 0;
+    return n ? n : LLVMFuzzerMutate(data, size, maxSize);
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     icFuzzOutcome outcome;
     memset(&outcome, 0, sizeof outcome);

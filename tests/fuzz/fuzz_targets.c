@@ -20,6 +20,8 @@ static void violation(const char *target, const char *what) {
     if (s_violation) s_violation(target, what);
 }
 
+void icFuzz_Violation(const char *target, const char *what) { violation(target, what); }
+
 // ---------------------------------------------------------------------------------------
 // The memory budget: all library allocations of one input may hold 64 MiB plus 1032 bytes per
 // input byte (zlib's largest expansion) at once. A reader that needs more believed a count
@@ -55,6 +57,11 @@ void icFuzz_InstallBudget(bool install) {
         icSetAllocator(budgetAlloc, budgetFree, NULL);
     else
         icSetAllocator(NULL, NULL, NULL);
+}
+
+void icFuzz_SetBudgetBytes(size_t bytes) {
+    s_budgetOn = true;
+    s_budget = bytes;
 }
 
 static void setBudget(size_t inputSize) {
@@ -230,21 +237,41 @@ static const char s_cubeNode[] = "8 3 0 0\n0 0 0 0\n1 1 0 0\n2 1 1 0\n3 0 1 0\n"
                                  "4 0 0 1\n5 1 0 1\n6 1 1 1\n7 0 1 1\n";
 static const char s_cubeEle[] = "5 4 0\n0 0 1 3 4\n1 1 2 3 6\n2 1 4 5 6\n3 3 4 6 7\n4 1 3 4 6\n";
 
+// The small TetGen cube scene inputs may name, written beside them.
+static bool writeCube(const char *dir, char *path, size_t pathSize) {
+    return writeBytes(dir, "m.node", (const uint8_t *)s_cubeNode, sizeof s_cubeNode - 1, path,
+                      pathSize) &&
+           writeBytes(dir, "m.ele", (const uint8_t *)s_cubeEle, sizeof s_cubeEle - 1, path,
+                      pathSize);
+}
+
+static bool namesSpecialFile(const char *text) {
+    return strstr(text, "/dev") || strstr(text, "/proc") || strstr(text, "/sys");
+}
+
+bool icFuzz_WriteSceneFiles(const uint8_t *data, size_t size, const char *workDir, char *path,
+                            size_t pathSize) {
+    if (!writeCube(workDir, path, pathSize)) return false;
+    char *text = malloc(size + 1);
+    if (!text) return false;
+    memcpy(text, data, size);
+    text[size] = 0;
+    bool special = namesSpecialFile(text);
+    free(text);
+    return !special && writeBytes(workDir, "run.json", data, size, path, pathSize);
+}
+
 // Scene JSON through icScene_LoadString. Paths in the scene are relative to workDir, which
 // holds the cube; names of devices and kernel files are refused by the harness, since
 // reading /dev/stdin or /dev/zero would hang or fill memory without being a bug.
 static void runScene(const uint8_t *data, size_t size, const char *dir, icFuzzOutcome *out) {
     char path[1200];
-    if (!writeBytes(dir, "m.node", (const uint8_t *)s_cubeNode, sizeof s_cubeNode - 1, path,
-                    sizeof path) ||
-        !writeBytes(dir, "m.ele", (const uint8_t *)s_cubeEle, sizeof s_cubeEle - 1, path,
-                    sizeof path))
-        return;
+    if (!writeCube(dir, path, sizeof path)) return;
     char *text = malloc(size + 1);
     if (!text) return;
     memcpy(text, data, size);
     text[size] = 0;
-    if (strstr(text, "/dev") || strstr(text, "/proc") || strstr(text, "/sys")) {
+    if (namesSpecialFile(text)) {
         free(text);
         return;
     }
@@ -381,6 +408,7 @@ const icFuzzTarget icFuzz_Targets[] = {
     {"tetgen", runTetGen}, {"gmsh", runGmsh}, {"vtk", runVtk}, {"vtu", runVtu},
     {"medit", runMedit},   {"obj", runObj},   {"ply", runPly}, {"stl", runStl},
     {"off", runOff},       {"scene", runScene}, {"checkpoint", runCheckpoint},
+    {"scene_run", icFuzz_RunSceneFrames},
 };
 const int icFuzz_TargetCount = (int)(sizeof icFuzz_Targets / sizeof icFuzz_Targets[0]);
 

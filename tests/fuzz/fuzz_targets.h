@@ -43,3 +43,23 @@ void icFuzz_Release(void);
 /// A valid checkpoint of the checkpoint target's world (after a few steps), for seeding the
 /// corpus; free with icFree.
 bool icFuzz_MakeCheckpointSeed(const char *workDir, uint8_t **data, size_t *size);
+
+/// Reports a broken promise of target (as the readers' targets do).
+void icFuzz_Violation(const char *target, const char *what);
+/// Turns the fuzzers' allocation cap on at `bytes` for the input under way.
+void icFuzz_SetBudgetBytes(size_t bytes);
+/// Writes the scene text data to workDir/run.json (path gets its name) beside the small
+/// TetGen mesh m.node/m.ele the scene inputs may name. False for a text naming a device,
+/// /proc or /sys, or when a file cannot be written.
+bool icFuzz_WriteSceneFiles(const uint8_t *data, size_t size, const char *workDir, char *path,
+                            size_t pathSize);
+
+/// The structure-aware scene target (fuzz_scene_run.c): loads data as a scene and runs its
+/// first two frames, stopped after 0.2 s by the interrupt flag.
+void icFuzz_RunSceneFrames(const uint8_t *data, size_t size, const char *workDir,
+                           icFuzzOutcome *out);
+/// One to three mutations of the JSON tree in data (size bytes, room for maxSize): a value
+/// replaced by an extreme or a known word, an element or member dropped, doubled, renamed or
+/// replaced by a copy of another subtree. Returns the new size, 0 when data is not JSON or
+/// the result does not fit (the caller then mutates bytes).
+size_t icFuzz_MutateJson(uint8_t *data, size_t size, size_t maxSize, unsigned seed);

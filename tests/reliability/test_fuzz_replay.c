@@ -6,6 +6,8 @@
 
 #include "fuzz/fuzz_targets.h"
 
+#include <cjson/cJSON.h>
+
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,10 +91,11 @@ IC_TEST(reliability, fuzz_replay_stl) { replay("stl"); }
 IC_TEST(reliability, fuzz_replay_off) { replay("off"); }
 IC_TEST(reliability, fuzz_replay_scene) { replay("scene"); }
 IC_TEST(reliability, fuzz_replay_checkpoint) { replay("checkpoint"); }
+IC_TEST(reliability, fuzz_replay_scene_run) { replay("scene_run"); }
 
 // Every target has a corpus folder and every corpus folder a target.
 IC_TEST(reliability, fuzz_targets_have_corpora) {
-    IC_CHECK_INT(icFuzz_TargetCount, 11);
+    IC_CHECK_INT(icFuzz_TargetCount, 12);
     for (int i = 0; i < icFuzz_TargetCount; ++i) {
         char dir[256];
         IC_FORMAT(dir, "tests/data/fuzz/%s", icFuzz_Targets[i].name);
@@ -156,4 +159,36 @@ IC_TEST(reliability, fuzz_crashers_fail_cleanly) {
     icFuzz_Release();
     icFuzz_InstallBudget(false);
     icFuzz_SetViolationFn(NULL);
+}
+
+// The scene_run target's mutator: the same seed gives the same bytes, what it returns is JSON
+// within maxSize, most seeds change the scene, and what is not JSON is left to the byte
+// mutations (0).
+IC_TEST(reliability, json_mutator_keeps_json_and_repeats_itself) {
+    size_t size = 0;
+    char *scene = icTest_ReadFile(icTest_SourcePath("scenes/demo.json"), &size);
+    IC_REQUIRE(scene);
+    enum { ROOM = 1 << 16 };
+    uint8_t *a = malloc(ROOM), *b = malloc(ROOM);
+    IC_REQUIRE(a && b && size < ROOM);
+    int changed = 0;
+    for (unsigned seed = 1; seed <= 300; ++seed) {
+        memcpy(a, scene, size);
+        memcpy(b, scene, size);
+        size_t na = icFuzz_MutateJson(a, size, ROOM, seed), nb = icFuzz_MutateJson(b, size, ROOM, seed);
+        IC_CHECK_MSG(na == nb && memcmp(a, b, na) == 0, "seed %u: two different results", seed);
+        if (na == 0) continue;
+        cJSON *parsed = cJSON_ParseWithLength((const char *)a, na);
+        IC_CHECK_MSG(parsed != NULL, "seed %u: not JSON", seed);
+        cJSON_Delete(parsed);
+        changed += na != size || memcmp(a, scene, size) != 0;
+    }
+    IC_CHECK_MSG(changed >= 250, "only %d of 300 seeds changed the scene", changed);
+    memcpy(a, scene, size);
+    IC_CHECK_INT((int)icFuzz_MutateJson(a, size, 16, 7), 0); // no room
+    memcpy(a, "{\"dt\": ", 7);
+    IC_CHECK_INT((int)icFuzz_MutateJson(a, 7, ROOM, 7), 0); // not JSON
+    free(a);
+    free(b);
+    free(scene);
 }
