@@ -30,9 +30,14 @@ static inline icCellRange cellRange(icBox3 b, icReal invCell) {
     return r;
 }
 
+// Cells a range covers, capped at IC_GRID_CELLS_CAP: each side may span 2^29 + 1 cells (the
+// clamp of cellCoord), so the exact product could overflow 64 bits (a contact thickness of
+// 1e6 m did, found by the scene fuzzer). Callers only compare it with far smaller limits.
+#define IC_GRID_CELLS_CAP ((int64_t)1 << 60)
 static inline int64_t rangeCells(const icCellRange *r) {
-    return (int64_t)(r->hi[0] - r->lo[0] + 1) * (r->hi[1] - r->lo[1] + 1) *
-           (r->hi[2] - r->lo[2] + 1);
+    double n = (double)(r->hi[0] - r->lo[0] + 1) * (double)(r->hi[1] - r->lo[1] + 1) *
+               (double)(r->hi[2] - r->lo[2] + 1);
+    return n < (double)IC_GRID_CELLS_CAP ? (int64_t)n : IC_GRID_CELLS_CAP;
 }
 
 void icHashGrid_Destroy(icHashGrid *grid) {
@@ -65,7 +70,8 @@ icResult icHashGrid_Build(icHashGrid *grid, const icBox3 *boxes, int count, icRe
         entries = 0;
         for (int i = 0; i < count; ++i) {
             icCellRange r = cellRange(boxes[i], inv);
-            entries += rangeCells(&r);
+            int64_t cells = rangeCells(&r);
+            entries = entries < IC_GRID_CELLS_CAP - cells ? entries + cells : IC_GRID_CELLS_CAP;
         }
         if (entries <= 32 * (int64_t)count + 4096) break;
         cellSize *= 1.5;

@@ -49,6 +49,11 @@ static int substepsSeparate(icWorld *world, icState *s, icReal h, int substeps, 
         // Multipliers restart every substep (Macklin & Müller 2021, Algorithm 1).
         clearMultipliers(m, s);
         for (int it = 0; it < iterations; ++it) {
+            // And one per sweep after the first: a substep may hold 2^31 iterations.
+            if (it > 0 && icWorld_Cancelled(world)) {
+                *cancelled = true;
+                return contacts;
+            }
             icXpbd_Sweep(m, s, h);
             contacts = icXpbd_ProjectPlanes(m, s);
             contacts += icContact_Project(world, s, h);
@@ -87,6 +92,10 @@ static int substepsFused(icWorld *world, icState *s, icReal h, int substeps, int
         }
         clearMultipliers(m, s); // restart every substep (Macklin & Müller 2021, Algorithm 1)
         for (int it = 0; it < iterations; ++it) {
+            if (it > 0 && icWorld_Cancelled(world)) { // a substep may hold 2^31 iterations
+                *cancelled = true;
+                return contacts;
+            }
             icXpbd_SweepPacked(m, s, h);
             if (it + 1 < iterations && syncIterations) {
                 icXpbdPass sync = {IC_XPBD_PASS_COPY_OUT | (planes ? IC_XPBD_PASS_PLANES : 0) | IC_XPBD_PASS_COPY_IN,
@@ -210,6 +219,8 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
         predict(world, s, h, s->time, g, true);
         clearMultipliers(m, s);
         for (int it = 0; it < def->iterationsPerStep && sweeps < def->maxSweeps; ++it, ++sweeps) {
+            // Also between sweeps: one pseudo step may hold all of maxSweeps.
+            if (it > 0 && icWorld_Cancelled(world)) return IC_ERR_INTERRUPTED;
             icXpbd_Sweep(m, s, h);
             contacts = icXpbd_ProjectPlanes(m, s);
             contacts += icContact_Project(world, s, h);

@@ -9,6 +9,8 @@
 #include "isochor/scene.h"
 
 #include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,4 +253,80 @@ IC_TEST(reliability, cli_sigterm_stops_inside_a_long_step) {
     for (struct dirent *e; (e = readdir(d));)
         IC_CHECK_MSG(!strstr(e->d_name, ".tmp."), "temporary file left: %s", e->d_name);
     closedir(d);
+}
+
+// Raises *flag 0.1 s after it starts; ends the test process if the step has not come back
+// 10 s after that (a step that never looks at the flag would otherwise hang the suite).
+typedef struct icLateFlag {
+    volatile sig_atomic_t *flag;
+    atomic_bool done;
+} icLateFlag;
+
+static void *raiseLate(void *context) {
+    icLateFlag *f = context;
+    struct timespec pause = {0, 100000000L};
+    nanosleep(&pause, NULL);
+    *f->flag = SIGTERM;
+    for (int i = 0; i < 1000 && !atomic_load(&f->done); ++i) {
+        struct timespec tick = {0, 10000000L};
+        nanosleep(&tick, NULL);
+    }
+    if (!atomic_load(&f->done)) {
+        fprintf(stderr, "a step did not look at its interrupt flag within 10 s\n");
+        _exit(1);
+    }
+    return NULL;
+}
+
+// A single substep (or static pseudo step) may hold up to 2^31 sweeps: the flag is read
+// between sweeps too, so such a step stops and leaves no trace.
+IC_TEST(reliability, interrupt_stops_inside_a_substep_of_many_sweeps) {
+    static const struct {
+        const char *name;
+        bool staticSolve;
+        const char *text;
+    } cases[] = {
+        {"dynamic, fused sweeps", false,
+         "{\"dt\": 0.01, \"solver\": {\"substeps\": 1, \"iterations\": 2000000000},\n"
+         " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 3}}]}\n"},
+        {"dynamic, with body contact", false,
+         "{\"dt\": 0.01, \"solver\": {\"substeps\": 1, \"iterations\": 2000000000},\n"
+         " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 3}}],\n"
+         " \"colliders\": [{\"sphere\": {\"center\": [0, -1, 0], \"radius\": 0.4}}]}\n"},
+        {"static", true,
+         "{\"dt\": 1, \"solver\": {\"mode\": \"static\", \"static\": {\"iterations_per_step\": 2000000000,\n"
+         "   \"max_sweeps\": 2000000000, \"tolerance\": 1e-300}},\n"
+         " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"cells\": 3},\n"
+         "   \"pin\": [{\"box\": {\"min\": [-1, -1, -1], \"max\": [1, -0.4, 1]}}]}]}\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        icScene scene = {0};
+        icDiagnostic diag = {0};
+        IC_CHECK_MSG(icScene_LoadString(cases[i].text, "s.json", ".", &scene, &diag) == IC_OK, "%s: %s",
+                     cases[i].name, diag.message);
+        if (!scene.world) continue;
+        volatile sig_atomic_t flag = 0;
+        icWorld_SetInterrupt(scene.world, &flag);
+        uint64_t before = icWorld_HashState(scene.world);
+        icLateFlag late = {.flag = &flag};
+        atomic_init(&late.done, false);
+        pthread_t thread;
+        IC_REQUIRE(pthread_create(&thread, NULL, raiseLate, &late) == 0);
+        icResult r;
+        if (cases[i].staticSolve) {
+            icStaticDef def = icDefaultStaticDef();
+            def.iterationsPerStep = 2000000000;
+            def.maxSweeps = 2000000000;
+            def.tolerance = 1e-300;
+            r = icWorld_SolveStatic(scene.world, &def, NULL);
+        } else {
+            r = icWorld_Step(scene.world, scene.dt, NULL);
+        }
+        atomic_store(&late.done, true);
+        pthread_join(thread, NULL);
+        IC_CHECK_MSG(r == IC_ERR_INTERRUPTED, "%s: %s", cases[i].name, icResult_Name(r));
+        IC_CHECK_MSG(icWorld_HashState(scene.world) == before, "%s: the state moved", cases[i].name);
+        icWorld_SetInterrupt(scene.world, NULL);
+        icScene_Destroy(&scene);
+    }
 }
