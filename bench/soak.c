@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: MIT
 // Long soak: random worlds (tests/reliability/soak.h) for 10^5 steps in all, printing one line
-// per world and the totals: by default 250 worlds x 400 steps from seed 1000.
-// `bench_soak [worlds] [steps] [seed]`; exits 1 when a world failed.
+// per world and the totals: by default 250 worlds x 400 steps from seed 1000, float sweeps.
+// `bench_soak [worlds] [steps] [seed] [float|double]`; exits 1 when a world failed.
 #include "../tests/reliability/soak.c"
 
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv) {
-    icSoakConfig config = {1000, 250, 400, true};
+    icSoakConfig config = {1000, 250, 400, true, false};
     if (argc > 1) config.scenes = atoi(argv[1]);
     if (argc > 2) config.steps = atoi(argv[2]);
     if (argc > 3) config.seed = strtoull(argv[3], NULL, 10);
-    if (config.scenes < 1 || config.steps < 1) {
-        fprintf(stderr, "usage: bench_soak [worlds >= 1] [steps >= 1] [seed]\n");
+    if (argc > 4) config.doubleSweeps = strcmp(argv[4], "double") == 0;
+    if (config.scenes < 1 || config.steps < 1 ||
+        (argc > 4 && !config.doubleSweeps && strcmp(argv[4], "float") != 0)) {
+        fprintf(stderr, "usage: bench_soak [worlds >= 1] [steps >= 1] [seed] [float|double]\n");
         return 2;
     }
     icSoakReport report;

@@ -24,6 +24,7 @@ static void throughput(int cells, icProjection projection) {
     wdef.substeps = 10;
     wdef.maxSubstepStrain = 0; // a fixed substep count: rates are per substep
     wdef.workerCount = 1;      // the serial figure this bench prints
+    wdef.precision = IC_PRECISION_DOUBLE; // the reference arithmetic (bench_xpbd times float)
     wdef.projection = projection;
     icWorld *world = icCreateWorld(&wdef);
     icSoftBodyDef bdef = icDefaultSoftBodyDef();

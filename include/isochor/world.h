@@ -110,11 +110,11 @@ icHealthDef icDefaultHealthDef(void);
 
 /// Arithmetic of the XPBD sweep (positions, velocities and outputs stay icReal).
 typedef enum icPrecision {
-    IC_PRECISION_DOUBLE = 0, ///< the reference (default)
-    IC_PRECISION_FLOAT,      ///< float32 projections: about twice the throughput; positions
-                             ///< are solved relative to each body's first vertex and only the
-                             ///< corrections are rounded, so bodies far from the origin keep
-                             ///< their precision (docs/performance.md)
+    IC_PRECISION_DOUBLE = 0, ///< the reference arithmetic
+    IC_PRECISION_FLOAT,      ///< float32 projections (default): about twice the throughput;
+                             ///< positions are solved relative to a vertex near each body's rest
+                             ///< centre and only the corrections are rounded, so bodies far from
+                             ///< the origin keep their precision (docs/performance.md)
 } icPrecision;
 
 /// How the XPBD sweep orders tets for parallel Gauss-Seidel (Macklin & Müller 2021, sec. 5.3).
@@ -169,7 +169,7 @@ typedef struct icWorldDef {
     icReal linearDamping;    ///< velocity damping in 1/s, >= 0: v *= 1/(1 + c h) each substep.
                              ///< Settles a body without changing its equilibrium; default 0
     icHealthDef health;      ///< per-step checks; default icDefaultHealthDef()
-    icPrecision precision;   ///< XPBD sweep arithmetic; default IC_PRECISION_DOUBLE
+    icPrecision precision;   ///< XPBD sweep arithmetic; default IC_PRECISION_FLOAT
     icColouringScheme colouring; ///< XPBD sweep order; default IC_COLOURING_GREEDY
     icSimd simd;             ///< default IC_SIMD_AUTO
     /// Both set: the user's task system runs the parallel loops with icWorld_GetWorkerCount()
@@ -183,7 +183,7 @@ typedef struct icWorldDef {
 
 /// Defaults: XPBD, gravity -9.81 m/s^2 along y, 20 substeps (adaptive up to 160 at strain
 /// 0.2), 1 iteration, coupled projection, rest shift on, automatic workers, no linear
-/// damping, health report, double precision, greedy colouring, widest SIMD, built-in threads.
+/// damping, health report, float sweeps, greedy colouring, widest SIMD, built-in threads.
 icWorldDef icDefaultWorldDef(void);
 
 /// Most workers an automatic count resolves to.

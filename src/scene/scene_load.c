@@ -45,7 +45,7 @@
 //     "workers": 0,                                   threads, integer in [0, 1024]; 0 =
 //                                                     automatic (the cores, one on small
 //                                                     meshes); results do not depend on it
-//     "precision": "double",                          sweep arithmetic: "double" | "float"
+//     "precision": "float",                           sweep arithmetic: "float" | "double"
 //     "simd": "auto",                                 widest vector code the sweep may use:
 //                                                     "auto" | "scalar" | "avx2" | "avx512"
 //                                                     (same bits; a level the CPU lacks

@@ -23,7 +23,7 @@ icWorldDef icDefaultWorldDef(void) {
     def.workerCount = 0;
     def.linearDamping = 0;
     def.health = icDefaultHealthDef();
-    def.precision = IC_PRECISION_DOUBLE;
+    def.precision = IC_PRECISION_FLOAT;
     def.colouring = IC_COLOURING_GREEDY;
     def.simd = IC_SIMD_AUTO;
     def.enqueueTask = NULL;

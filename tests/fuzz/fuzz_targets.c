@@ -294,15 +294,16 @@ static void runScene(const uint8_t *data, size_t size, const char *dir, icFuzzOu
 // Checkpoints: loaded into a fixed world (a pinned box over a floor, three frames in). Each
 // input is read as it is, then (when it starts like a checkpoint) once more with its size
 // field and checksum made right, so that mutations reach the section parser behind the
-// checksum. The projection is pinned: a checkpoint names its model's settings, and the saved
-// corpus (tests/fuzz/corpus) was written with the sequential one and fixed substeps.
+// checksum. The solver settings are pinned: a checkpoint names its model's settings, and the
+// saved corpus (tests/fuzz/corpus) was written with the sequential projection in double and
+// fixed substeps.
 
 static icScene s_checkpointScene;
 static icState *s_checkpointStart;
 
 static const char s_checkpointSceneText[] =
     "{\"dt\": 0.01, \"frames\": 3, \"solver\": {\"substeps\": 2, \"projection\": \"sequential\",\n"
-    "   \"max_substep_strain\": 0},\n"
+    "   \"precision\": \"double\", \"max_substep_strain\": 0},\n"
     " \"bodies\": [{\"mesh\": {\"generate\": \"box\", \"size\": [0.2, 0.2, 0.2], \"cells\": 1},\n"
     "   \"pin\": [{\"box\": {\"min\": [-1, 0.09, -1], \"max\": [1, 1, 1]}}]}],\n"
     " \"colliders\": [{\"plane\": {\"offset\": -0.2}}]}\n";

@@ -40,17 +40,17 @@ IC_TEST(io, scene_solver_precision_simd_workers) {
         int workers;
         icColouringScheme colouring;
     } cases[] = {
-        {"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY}, // the defaults
+        {"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY}, // the defaults
         {", \"precision\": \"double\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY},
         {", \"precision\": \"float\"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY},
-        {", \"simd\": \"auto\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY},
-        {", \"simd\": \"scalar\"", IC_PRECISION_DOUBLE, IC_SIMD_SCALAR, 0, IC_COLOURING_GREEDY},
-        {", \"simd\": \"avx2\"", IC_PRECISION_DOUBLE, IC_SIMD_AVX2, 0, IC_COLOURING_GREEDY},
-        {", \"simd\": \"avx512\", \"workers\": 3", IC_PRECISION_DOUBLE, IC_SIMD_AVX512, 3, IC_COLOURING_GREEDY},
+        {", \"simd\": \"auto\"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY},
+        {", \"simd\": \"scalar\"", IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 0, IC_COLOURING_GREEDY},
+        {", \"simd\": \"avx2\", \"precision\": \"double\"", IC_PRECISION_DOUBLE, IC_SIMD_AVX2, 0, IC_COLOURING_GREEDY},
+        {", \"simd\": \"avx512\", \"workers\": 3", IC_PRECISION_FLOAT, IC_SIMD_AVX512, 3, IC_COLOURING_GREEDY},
         {", \"precision\": \"float\", \"simd\": \"scalar\", \"workers\": 2", IC_PRECISION_FLOAT, IC_SIMD_SCALAR, 2, IC_COLOURING_GREEDY},
-        {", \"colouring\": \"greedy\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY},
+        {", \"colouring\": \"greedy\"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 0, IC_COLOURING_GREEDY},
         {", \"colouring\": \"cell\", \"precision\": \"float\"", IC_PRECISION_FLOAT, IC_SIMD_AUTO, 0, IC_COLOURING_CELL},
-        {", \"colouring\": \"pairs\", \"workers\": 2", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 2, IC_COLOURING_PAIRS},
+        {", \"colouring\": \"pairs\", \"workers\": 2, \"precision\": \"double\"", IC_PRECISION_DOUBLE, IC_SIMD_AUTO, 2, IC_COLOURING_PAIRS},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         icScene scene;
@@ -136,17 +136,19 @@ IC_TEST(io, scene_solver_keys_change_arithmetic_not_results) {
     int64_t bytes = icGetByteCount();
     // Float rounds differently from double: a different state, but workers and SIMD levels
     // change nothing within one precision.
-    uint64_t d = runHash("", 10), f = runHash(", \"precision\": \"float\"", 10);
+    uint64_t d = runHash(", \"precision\": \"double\"", 10), f = runHash("", 10);
     IC_CHECK_MSG(d != f, "float and double gave the same state: the key did not reach the sweep");
-    IC_CHECK(runHash(", \"workers\": 2, \"simd\": \"scalar\"", 10) == d);
+    IC_CHECK(runHash(", \"precision\": \"float\"", 10) == f); // float is the default
+    IC_CHECK(runHash(", \"precision\": \"double\", \"workers\": 2, \"simd\": \"scalar\"", 10) == d);
     IC_CHECK(runHash(", \"precision\": \"float\", \"workers\": 2", 10) == f);
     IC_CHECK(runHash(", \"precision\": \"float\", \"simd\": \"avx2\", \"workers\": 3", 10) == f);
     IC_CHECK(runHash(", \"precision\": \"float\", \"simd\": \"scalar\"", 10) == f);
     // Another colouring is another Gauss-Seidel order: another state, the same for any worker
     // count and SIMD level (the generated box has cells; float runs the cell kernel's Kuhn path).
     const char *orders[] = {", \"precision\": \"float\", \"colouring\": \"cell\"",
-                            ", \"precision\": \"float\", \"colouring\": \"pairs\"", ", \"colouring\": \"cell\"",
-                            ", \"colouring\": \"pairs\""};
+                            ", \"precision\": \"float\", \"colouring\": \"pairs\"",
+                            ", \"precision\": \"double\", \"colouring\": \"cell\"",
+                            ", \"precision\": \"double\", \"colouring\": \"pairs\""};
     for (int i = 0; i < 4; ++i) {
         char more[256];
         uint64_t h = runHash(orders[i], 10);

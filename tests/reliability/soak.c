@@ -49,7 +49,7 @@ static double poisson(icSoakRng *r) {
     return choices[uniformInt(r, 0, (int)(sizeof choices / sizeof choices[0]) - 1)];
 }
 
-static bool buildWorld(uint64_t seed, int steps, icSoakWorld *out) {
+static bool buildWorld(uint64_t seed, int steps, bool doubleSweeps, icSoakWorld *out) {
     icSoakRng rng = {seed * 0x9E3779B97F4A7C15ull + 1};
     icSoakRng *r = &rng;
     memset(out, 0, sizeof *out);
@@ -60,6 +60,7 @@ static bool buildWorld(uint64_t seed, int steps, icSoakWorld *out) {
     def.linearDamping = uniform(r, 0, 1) < 0.5 ? 0 : uniform(r, 0, 2);
     def.gravity = (icVec3){0, -9.81, 0};
     def.health.policy = IC_HEALTH_REPORT;
+    if (doubleSweeps) def.precision = IC_PRECISION_DOUBLE;
     // Large steps: 1/10 s to 1/60 s per step.
     out->dt = 1.0 / uniform(r, 10, 60);
     out->world = icCreateWorld(&def);
@@ -168,7 +169,7 @@ void icSoak_Run(const icSoakConfig *config, icSoakReport *report) {
     for (int i = 0; i < config->scenes; ++i) {
         icSoakWorld w;
         uint64_t seed = config->seed + (uint64_t)i;
-        bool built = buildWorld(seed, config->steps, &w);
+        bool built = buildWorld(seed, config->steps, config->doubleSweeps, &w);
         ++report->scenes;
         if (!built) {
             ++report->failures;

@@ -13,6 +13,7 @@ typedef struct icSoakConfig {
     int scenes;         ///< random worlds to run
     int steps;          ///< steps per world
     bool verbose;       ///< one line per world on stdout
+    bool doubleSweeps;  ///< the double (reference) sweep instead of the default float one
 } icSoakConfig;
 
 typedef struct icSoakReport {
