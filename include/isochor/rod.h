@@ -317,7 +317,9 @@ icResult icRodWorld_AddFusiformBundle(icRodWorld *world, icVec3 start, icVec3 en
 
 /// Advances the rod world by dt seconds. IC_ERR_INTERRUPTED when the flag of
 /// icRodWorld_SetInterrupt became non-zero: the state is then that of the last whole substep
-/// (rods keep no copy to go back to).
+/// (rods keep no copy to go back to). IC_ERR_OUT_OF_MEMORY when the collision broad phase
+/// finds more candidate pill pairs than 256 per segment and 2^20 more (pills far larger than
+/// their segments) or cannot hold them; the substep under way is then half done.
 icResult icRodWorld_Step(icRodWorld *world, icReal dt, icRodStepStats *stats);
 /// A flag (set by a signal handler) that icRodWorld_Step looks at before every substep and
 /// stops on once it is non-zero; only read. NULL (default): none.

@@ -9,11 +9,21 @@
 
 static int clampInt(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
-static bool addPair(icRodWork *k, int a, int b) {
-    if (!icGrowArray((void **)&k->pairs, &k->pairCapacity, k->pairCount + 1, 2 * sizeof(int)))
+// Candidate pairs a broad phase may hold: 256 per sphere (a falling bundle of rods whose
+// radius is half their segment length peaks at 45) and 2^20 more, never 2^30 (2 x count must
+// fit an int). Pills far larger than their segments (a 16-rod sheet of 100k segments a metre)
+// would otherwise ask for billions, 56 bytes each with their per-pass data.
+static int pairCap(int spheres) {
+    int64_t cap = 256 * (int64_t)spheres + (1 << 20);
+    return cap < (1 << 30) - 1 ? (int)cap : (1 << 30) - 1;
+}
+
+static bool addPair(icRodWork *k, int a, int b, int cap) {
+    if (k->pairCount >= cap ||
+        !icGrowArray((void **)&k->pairs, &k->pairCapacity, k->pairCount + 1, 2 * sizeof(int)))
         return false;
-    k->pairs[2 * k->pairCount] = a;
-    k->pairs[2 * k->pairCount + 1] = b;
+    k->pairs[2 * (size_t)k->pairCount] = a;
+    k->pairs[2 * (size_t)k->pairCount + 1] = b;
     ++k->pairCount;
     return true;
 }
@@ -90,7 +100,16 @@ static bool candidate(const icRodWorld *w, const icRodWork *k, int i, int j) {
 // neighbour cells of each sphere.
 // Spheres more than four times the mean radius (pillars, obstacles) would make the cells huge:
 // they are tested against every sphere instead, which is exact and cheap for a few of them.
-void icRod_BroadPhase(icRodWorld *w) {
+// Room for the per-pass data of every candidate pair (pairTask writes 6 numbers a pair).
+static bool reservePairData(icRodWork *k) {
+    if (k->pairCount <= k->pairDataCapacity) return true;
+    icFree(k->pairData);
+    k->pairData = IC_ALLOC(icReal, 6 * (size_t)k->pairCapacity + 6);
+    k->pairDataCapacity = k->pairData ? k->pairCapacity : 0;
+    return k->pairData != NULL;
+}
+
+icResult icRod_BroadPhase(icRodWorld *w) {
     const icRodModel *m = &w->model;
     const icRodState *s = &w->state;
     icRodWork *k = &w->work;
@@ -113,8 +132,9 @@ void icRod_BroadPhase(icRodWorld *w) {
         mean += r;
         ++count;
     }
-    if (count < 2) return;
+    if (count < 2) return IC_OK;
     mean /= count;
+    const int cap = pairCap(count);
     icVec3 lo = icVec3_Make(INFINITY, INFINITY, INFINITY), hi = icVec3_Neg(lo);
     icReal rmax = 0;
     int largeCount = 0;
@@ -142,7 +162,7 @@ void icRod_BroadPhase(icRodWorld *w) {
         icFree(k->cellStart);
         k->cellStart = IC_ALLOC(int, cells + 1);
         k->cellCapacity = k->cellStart ? cells + 1 : 0;
-        if (!k->cellStart) return;
+        if (!k->cellStart) return IC_ERR_OUT_OF_MEMORY;
     }
     memset(k->cellStart, 0, sizeof(int) * (size_t)(cells + 1));
     for (int i = 0; i < count; ++i) {
@@ -177,7 +197,8 @@ void icRod_BroadPhase(icRodWorld *w) {
                         int j = k->sorted[p];
                         if (j <= i || !candidate(w, k, i, j)) continue;
                         int ei = k->segOf[i], ej = k->segOf[j];
-                        if (!addPair(k, ei < ej ? ei : ej, ei < ej ? ej : ei)) return;
+                        if (!addPair(k, ei < ej ? ei : ej, ei < ej ? ej : ei, cap))
+                            return IC_ERR_OUT_OF_MEMORY;
                     }
                 }
             }
@@ -189,9 +210,10 @@ void icRod_BroadPhase(icRodWorld *w) {
             // a pair of two large spheres once, from the smaller index
             if (j == i || (k->cellOf[j] < 0 && j < i) || !candidate(w, k, i, j)) continue;
             int ei = k->segOf[i], ej = k->segOf[j];
-            if (!addPair(k, ei < ej ? ei : ej, ei < ej ? ej : ei)) return;
+            if (!addPair(k, ei < ej ? ei : ej, ei < ej ? ej : ei, cap)) return IC_ERR_OUT_OF_MEMORY;
         }
     }
+    return reservePairData(k) ? IC_OK : IC_ERR_OUT_OF_MEMORY;
 }
 
 // The gap of a pill pair at the current state, with u, v and the normal from B to A.
@@ -255,12 +277,7 @@ int icRod_ProjectCollisions(icRodWorld *w, icRodWork *k) {
     const icRodModel *m = &w->model;
     icReal beta = w->def.radiusCoupling;
     int contacts = 0;
-    if (k->pairCount > k->pairDataCapacity) {
-        icFree(k->pairData);
-        k->pairData = IC_ALLOC(icReal, 6 * (size_t)k->pairCapacity + 6);
-        k->pairDataCapacity = k->pairData ? k->pairCapacity : 0;
-        if (!k->pairData) return 0;
-    }
+    if (!reservePairData(k)) return 0; // the broad phase reserved it; kept for direct callers
     icPairTask task = {w, k->pairs, k->pairData};
     icPool_ParallelFor(w->pool, pairTask, k->pairCount, 64, &task);
     for (int p = 0; p < k->pairCount; ++p) {
@@ -320,12 +337,7 @@ void icRod_ProjectPlanes(icRodWorld *w) {
 
 icReal icRod_MaxPenetration(icRodWorld *w) {
     icRodWork *k = &w->work;
-    if (k->pairCount > k->pairDataCapacity) {
-        icFree(k->pairData);
-        k->pairData = IC_ALLOC(icReal, 6 * (size_t)k->pairCapacity + 6);
-        k->pairDataCapacity = k->pairData ? k->pairCapacity : 0;
-        if (!k->pairData) return 0;
-    }
+    if (!reservePairData(k)) return 0;
     icPairTask task = {w, k->pairs, k->pairData};
     icPool_ParallelFor(w->pool, pairTask, k->pairCount, 64, &task);
     icReal worst = 0;

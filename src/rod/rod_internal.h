@@ -271,7 +271,7 @@ void icPill_BoundingSphere(icVec3 xa, icReal ra, icVec3 xb, icReal rb, icReal ma
                            icVec3 *centre, icReal *radius);
 
 // Collisions (collide.c).
-void icRod_BroadPhase(icRodWorld *w);
+icResult icRod_BroadPhase(icRodWorld *w);
 /// Projects every candidate pair; returns the number penetrating.
 int icRod_ProjectCollisions(icRodWorld *w, icRodWork *k);
 void icRod_ProjectPlanes(icRodWorld *w);

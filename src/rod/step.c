@@ -233,7 +233,8 @@ static icResult substep(icRodWorld *w, icReal h, icRodStepStats *st) {
     predict(w, h);
     warmStart(w, h);
     double t1 = nowMs();
-    icRod_BroadPhase(w);
+    icResult e = icRod_BroadPhase(w);
+    if (e != IC_OK) return e; // more candidate pairs than the cap or memory allows
     double t2 = nowMs();
     memset(k->lStretch, 0, sizeof(icReal) * 3 * (size_t)m->stretchCount);
     memset(k->lBend, 0, sizeof(icReal) * 3 * (size_t)m->bendCount);

@@ -36,6 +36,11 @@
 // for a box.
 #define IC_BUDGET_MESH_VERTEX 64
 #define IC_BUDGET_MESH_TET 64
+// A rod segment, its vertex and constraints, stepped: 918, 1,013 and 872 bytes a segment at
+// 9,680, 100,820 and 1,003,520 segments of a bundle of 20-segment rods falling onto each other
+// (bench_scaling, every library allocation after the first step; 45 candidate pairs a segment
+// at the pile's densest).
+#define IC_BUDGET_ROD_SEGMENT 1300
 // cJSON takes a 64-byte node (80 with malloc's header) per value and the line map 12 to 24
 // bytes more: a file of bare numbers ("0,0,0,...", 2 bytes a value) needs about 52 bytes per
 // byte besides the text; 100 MB of such JSON was seen to take 5.9 GB of RSS.
@@ -86,6 +91,12 @@ int64_t icSceneBudget_GenerateBytes(icSolverType solver, int workers, int64_t ve
     int64_t body = icSceneBudget_BodyBytes(solver, workers, vertices, tets);
     // The mesh is freed once the body holds its copy: both exist while the body is built.
     return mesh < INT64_MAX - body ? mesh + body : INT64_MAX;
+}
+
+int64_t icSceneBudget_RodBytes(int64_t segments) {
+    return segments >= 0 && segments < INT64_MAX / IC_BUDGET_ROD_SEGMENT
+               ? segments * IC_BUDGET_ROD_SEGMENT
+               : INT64_MAX;
 }
 
 void icSceneBudget_Format(int64_t bytes, char *out, size_t size) {

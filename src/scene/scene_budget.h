@@ -30,6 +30,9 @@ int64_t icSceneBudget_BodyBytes(icSolverType solver, int workers, int64_t vertic
 int64_t icSceneBudget_GenerateBytes(icSolverType solver, int workers, int64_t vertices,
                                     int64_t tets);
 
+/// Estimated bytes of VIPER rods of this many segments, stepped (model, state, the collision
+/// broad phase of a dense bundle).
+int64_t icSceneBudget_RodBytes(int64_t segments);
 /// Estimated peak bytes of loading a triangle surface file of `fileBytes` (a mesh collider, a
 /// render surface, a rod surface): its triangles and vertices, their adjacency and a
 /// collider's bounding-volume tree.

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #define IC_ROD_MAX_POINTS 100000
+// Segments of one procedural octopus (icRodWorld_AddOctopus: 38 spheres, 37 pills).
+#define IC_OCTOPUS_SEGMENTS 37
 
 // "solver": settings of the rod world.
 static icResult readSolver(const icSceneReader *r, const cJSON *item, const char *path,
@@ -235,6 +237,18 @@ static icResult readPins(const icSceneReader *r, const cJSON *obj, const char *p
     return IC_OK;
 }
 
+// Refuses rods of `segments` segments that would not fit the load's memory budget, before
+// they are built, and counts them against it (icSceneBudget_RodBytes).
+static icResult needSegments(const icSceneReader *r, const cJSON *item, const char *path,
+                             int64_t segments) {
+    char what[64];
+    snprintf(what, sizeof what, "%lld rod segments", (long long)segments);
+    int64_t bytes = icSceneBudget_RodBytes(segments);
+    icResult e = icSceneBudget_Need(r, item, path, bytes, what);
+    if (e == IC_OK) icSceneBudget_Charge(r, bytes);
+    return e;
+}
+
 static icResult rodFail(const icSceneReader *r, const cJSON *item, const char *path,
                         const icDiagnostic *inner, icResult e) {
     return icSceneReader_Fail(r, e, item, path, "%s",
@@ -397,7 +411,8 @@ static icResult readStraight(const icSceneReader *r, const cJSON *item, const ch
             IC_OK ||
         (e = icSceneReader_Number(r, item, path, "radius", IC_RANGE_POSITIVE, &d.radius)) !=
             IC_OK ||
-        (e = icSceneReader_Vec3(r, item, path, "velocity", false, &d.velocity)) != IC_OK)
+        (e = icSceneReader_Vec3(r, item, path, "velocity", false, &d.velocity)) != IC_OK ||
+        (e = needSegments(r, item, path, segments)) != IC_OK)
         return e;
     icDiagnostic inner = {0};
     int rod;
@@ -427,7 +442,8 @@ static icResult readHelix(const icSceneReader *r, const cJSON *item, const char 
             IC_OK ||
         (e = icSceneReader_Number(r, item, path, "radius", IC_RANGE_POSITIVE, &d.radius)) !=
             IC_OK ||
-        (e = icSceneReader_Vec3(r, item, path, "velocity", false, &d.velocity)) != IC_OK)
+        (e = icSceneReader_Vec3(r, item, path, "velocity", false, &d.velocity)) != IC_OK ||
+        (e = needSegments(r, item, path, segments)) != IC_OK)
         return e;
     icDiagnostic inner = {0};
     int rod;
@@ -495,7 +511,8 @@ static icResult readBundle(const icSceneReader *r, const cJSON *item, const char
             IC_OK ||
         (e = icSceneReader_Number(r, item, path, "end_radius", IC_RANGE_POSITIVE, &endRadius)) !=
             IC_OK ||
-        (e = icSceneReader_Enum(r, item, path, "matching", s_matchings, 3, &matching)) != IC_OK)
+        (e = icSceneReader_Enum(r, item, path, "matching", s_matchings, 3, &matching)) != IC_OK ||
+        (e = needSegments(r, item, path, (int64_t)rods * segments)) != IC_OK)
         return e;
     icDiagnostic inner = {0};
     int first, bundle;
@@ -531,7 +548,8 @@ static icResult readSheet(const icSceneReader *r, const cJSON *item, const char 
             IC_OK ||
         (e = icSceneReader_Number(r, item, path, "radius", IC_RANGE_POSITIVE, &d.radius)) !=
             IC_OK ||
-        (e = icSceneReader_Enum(r, item, path, "matching", s_matchings, 3, &matching)) != IC_OK)
+        (e = icSceneReader_Enum(r, item, path, "matching", s_matchings, 3, &matching)) != IC_OK ||
+        (e = needSegments(r, item, path, (int64_t)rods * segments)) != IC_OK)
         return e;
     int ids[IC_ROD_BUNDLE_MAX];
     icDiagnostic inner = {0};
@@ -605,7 +623,8 @@ static icResult readOctopus(const icSceneReader *r, const cJSON *item, const cha
         (e = icSceneReader_Int(r, item, path, "per_layer", 1, 100000, &perLayer)) != IC_OK ||
         (e = icSceneReader_Number(r, item, path, "layer_height", IC_RANGE_ANY, &layerHeight)) !=
             IC_OK ||
-        (e = icSceneReader_Number(r, item, path, "scale", IC_RANGE_POSITIVE, &scale)) != IC_OK)
+        (e = icSceneReader_Number(r, item, path, "scale", IC_RANGE_POSITIVE, &scale)) != IC_OK ||
+        (e = needSegments(r, item, path, (int64_t)count * IC_OCTOPUS_SEGMENTS)) != IC_OK)
         return e;
     int first = icRodWorld_GetRodCount(w);
     for (int i = 0; i < count; ++i) {

@@ -331,3 +331,35 @@ IC_TEST(reliability, budget_counts_collider_files_and_render_surfaces) {
     IC_CHECK(surface > 0 && surface < surfaceEstimate);
     remove(obj);
 }
+
+// Rods count too: a 16-rod sheet of 100,000 segments each (inside every key's range) is
+// refused before a segment is built, at the sheet, naming the segments; a row of octopi the
+// same; a small sheet loads under the same budget.
+IC_TEST(reliability, budget_counts_rod_segments) {
+    int64_t bytes = icGetByteCount();
+    const char *dir = icTest_TempDir();
+    char buffer[IC_PATH];
+    const char *big = writeScene(
+        buffer, dir, "rod_sheet.json",
+        "{\"dt\": 0.01,\n \"rods\": [{\"sheet\": {\"start\": [0, 1, 0], \"end\": "
+        "[1, 1, 0], \"across\": [0, 0, 0.4], \"rods\": 16, \"segments\": 100000}}]}\n");
+    icDiagnostic diag;
+    double start = seconds();
+    IC_CHECK_RESULT(loadWith(big, (int64_t)1 << 30, 0, &diag), IC_ERR_OUT_OF_MEMORY);
+    IC_CHECK_MSG(seconds() - start < 1.0, "refused after %.2f s", seconds() - start);
+    IC_CHECK_MSG(diag.line == 2 && strstr(diag.message, "rods[0].sheet: 1600000 rod segments "
+                                                         "needs about") &&
+                     strstr(diag.message, "over the memory budget of 1.0 GiB"),
+                 "%s:%d: %s", diag.file, diag.line, diag.message);
+    char octopi[IC_PATH];
+    writeScene(octopi, dir, "octopi.json",
+               "{\"dt\": 0.01,\n \"rods\": [{\"octopus\": {\"count\": 100000}}]}\n");
+    IC_CHECK_RESULT(loadWith(octopi, (int64_t)1 << 30, 0, &diag), IC_ERR_OUT_OF_MEMORY);
+    IC_CHECK_MSG(strstr(diag.message, "3700000 rod segments"), "%s", diag.message);
+    char small[IC_PATH];
+    writeScene(small, dir, "rod_sheet_small.json",
+               "{\"dt\": 0.01,\n \"rods\": [{\"sheet\": {\"start\": [0, 1, 0], "
+               "\"end\": [1, 1, 0], \"across\": [0, 0, 0.4], \"rods\": 16, \"segments\": 100}}]}\n");
+    IC_CHECK_RESULT(loadWith(small, (int64_t)1 << 30, 0, &diag), IC_OK);
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}

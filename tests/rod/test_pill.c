@@ -218,3 +218,36 @@ IC_TEST(rod, pill_surface_closed) {
     icRodSurface_Destroy(&s);
     icDestroyRodWorld(w);
 }
+
+// Pills far larger than their segments (16 rods of 2,000 segments 1 mm apart, radius 5 cm)
+// overlap about 10^8 others: the broad phase stops at its cap (256 pairs a segment and 2^20
+// more) and the step fails with IC_ERR_OUT_OF_MEMORY instead of asking for gigabytes (a
+// 16 x 100,000-segment sheet overflowed the pair index and crashed).
+IC_TEST(rod, broad_phase_caps_candidate_pairs) {
+    int64_t bytes = icGetByteCount();
+    icRodWorld *w = icCreateRodWorld(NULL);
+    IC_REQUIRE(w);
+    icRodDef d = icDefaultRodDef();
+    d.radius = 0.05;
+    for (int k = 0; k < 16; ++k)
+        IC_REQUIRE(icRodWorld_AddStraightRod(w, icVec3_Make(0.001 * k, 0, 0),
+                                             icVec3_Make(0.001 * k, 1, 0), 2000, &d, NULL,
+                                             NULL) == IC_OK);
+    icRodStepStats stats;
+    IC_CHECK_RESULT(icRodWorld_Step(w, 1.0 / 60, &stats), IC_ERR_OUT_OF_MEMORY);
+    int64_t cap = 256 * (int64_t)icRodWorld_GetSegmentCount(w) + (1 << 20);
+    // The pair list (8 bytes a pair) grows by doubling: at most twice the cap, and the world.
+    IC_CHECK_MSG(icGetByteCount() - bytes < 16 * cap + (64 << 20), "%lld bytes held",
+                 (long long)(icGetByteCount() - bytes));
+    icDestroyRodWorld(w);
+    // A sparse world of the same rods still steps.
+    w = icCreateRodWorld(NULL);
+    d.radius = 0.0002;
+    for (int k = 0; k < 16; ++k)
+        IC_REQUIRE(icRodWorld_AddStraightRod(w, icVec3_Make(0.01 * k, 0, 0),
+                                             icVec3_Make(0.01 * k, 1, 0), 2000, &d, NULL,
+                                             NULL) == IC_OK);
+    IC_CHECK_RESULT(icRodWorld_Step(w, 1.0 / 60, &stats), IC_OK);
+    icDestroyRodWorld(w);
+    IC_CHECK_INT(icGetByteCount(), bytes);
+}

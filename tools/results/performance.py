@@ -25,6 +25,11 @@ ROWS = [
 XPBD_WORKER_CELLS = [8, 9, 10, 11, 12]          # 3,072 ... 10,368 tets
 INCOMPRESSIBLE_WORKER_CELLS = [6, 8, 9, 10, 11, 14]  # 1,296 ... 16,464 tets
 ROD_WORKER_CELLS = [6, 8, 10]                   # bundles of 720, 1,280, 2,000 segments
+# bench_scaling's runs: solver and its sizes (tets; segments for rods).
+SCALING = [("xpbd", "tets", [10368, 105456, 998250, 4088832]),
+           ("incompressible", "tets", [10368, 105456, 998250, 4088832]),
+           ("newton", "tets", [10368, 105456, 998250, 4088832]),
+           ("rods", "segments", [9680, 100820, 1003520])]
 KERNEL_ROWS = [("general", "float"), ("pairs", "float"), ("hex", "float"),
                ("general", "double"), ("pairs", "double"), ("hex", "double")]
 
@@ -68,6 +73,8 @@ SOURCES = {
     "incompressible.1": Source("{build}/bench_incompressible elastic 32 1", timing=True),
     "incompressible.2": Source("{build}/bench_incompressible elastic 32 2", timing=True),
     "io": Source("{build}/bench_io_load 58 {tmp}", timing=True),
+    "scaling": Source("{build}/bench_scaling --max-step-seconds 60 --plot docs/img/scaling.png",
+                      timing=True),
 }
 
 FIGURES = [
@@ -159,6 +166,10 @@ FIGURES = [
                             ("gmsh_ascii", r"Gmsh 4\.1 ascii"),
                             ("gmsh_binary", r"Gmsh 4\.1 binary"),
                             ("vtu", r"VTU appended raw"))],
+    # Scaling: the rest of each bench_scaling row as printed (measured, or why not run).
+    *[Figure(f"scaling.{solver}.{i}", "scaling",
+             rf"^\| {solver}\s*\|\s*{size} {unit}\s*\| (.*?) \|\s*$")
+      for solver, unit, sizes in SCALING for i, size in enumerate(sizes)],
     Figure("io.frame_mb", "io", r"^VTU frame write \([0-9]+ fields\): ([0-9.]+) MB", fmt=".0f"),
     Figure("io.frame_ms", "io", r"^VTU frame write \([0-9]+ fields\): [0-9.]+ MB in ([0-9]+) ms",
            fmt=".0f"),
@@ -217,6 +228,10 @@ TABLES = {
     "perf-projection": "\n| | sequential, 1 worker | coupled, 1 worker | sequential, 2 workers "
     "| coupled, 2 workers |\n|---|---|---|---|---|\n"
     + projection_row("float") + projection_row("double"),
+    "perf-scaling": "\n| solver | size | workers | build s | first step s | ms/step | steps timed "
+    "| bytes per tet or segment | MB |\n|---|---|---|---|---|---|---|---|---|\n"
+    + "".join(f"| {solver} | {size:,} {unit} | {{{{scaling.{solver}.{i}}}}} |\n"
+              for solver, unit, sizes in SCALING for i, size in enumerate(sizes)),
     "perf-kernel-time": "\n| kernel | one lane | portable | AVX2 |\n|---|---|---|---|\n"
     + kernel_row("general, float, greedy", "general", "float")
     + kernel_row("general, float, pairs", "pairs", "float")
