@@ -94,12 +94,6 @@ static bool candidate(const icRodWorld *w, const icRodWork *k, int i, int j) {
     return mayTouchWithin(w, ei, ej, w->def.collisionMargin);
 }
 
-// Candidate pairs on the current (predicted) state (Angles et al. 2019, sec. 7.1): bounding
-// spheres in a grid whose cells are no smaller than the largest diameter on each axis (the
-// reference code used the x extent for all three), counting-sorted by cell, then the 27
-// neighbour cells of each sphere.
-// Spheres more than four times the mean radius (pillars, obstacles) would make the cells huge:
-// they are tested against every sphere instead, which is exact and cheap for a few of them.
 // Room for the per-pass data of every candidate pair (pairTask writes 6 numbers a pair).
 static bool reservePairData(icRodWork *k) {
     if (k->pairCount <= k->pairDataCapacity) return true;
@@ -109,6 +103,13 @@ static bool reservePairData(icRodWork *k) {
     return k->pairData != NULL;
 }
 
+// Candidate pairs on the current (predicted) state (Angles et al. 2019, sec. 7.1): bounding
+// spheres in a grid whose cells are no smaller than the largest diameter on each axis (the
+// reference code used the x extent for all three), counting-sorted by cell, then the 27
+// neighbour cells of each sphere.
+// Spheres more than four times the mean radius (pillars, obstacles) would make the cells huge:
+// they are tested against every sphere instead, which is exact and cheap for a few of them.
+// IC_ERR_OUT_OF_MEMORY past the pair cap or when memory runs out.
 icResult icRod_BroadPhase(icRodWorld *w) {
     const icRodModel *m = &w->model;
     const icRodState *s = &w->state;
