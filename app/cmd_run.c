@@ -6,6 +6,7 @@
 #include "options.h"
 
 #include "isochor/io.h"
+#include "isochor/rod.h"
 
 #include <limits.h>
 #include <math.h>
@@ -302,7 +303,23 @@ static void printSummary(const icScene *scene, const icRunSummary *s, int frames
     printf("mode           %s, dt %g s\n", scene->mode == IC_MODE_STATIC ? "static" : "dynamic",
            (double)scene->dt);
     printf("frames         %d of %d\n", s->frames, framesAsked);
-    printf("mesh           %d vertices, %d tets\n", s->vertices, s->tets);
+    // A scene of rods only has an empty tet world: its tet lines (V/V0, J, inverted tets,
+    // health) would say nothing, so the rods' own figures stand in for them.
+    bool tets = s->tets > 0 || !scene->rods;
+    if (tets) printf("mesh           %d vertices, %d tets\n", s->vertices, s->tets);
+    if (scene->rods) {
+        const icRodWorld *rods = scene->rods;
+        int rodCount = icRodWorld_GetRodCount(rods);
+        printf("rods           %d rods, %d segments, %d vertices, %d worker%s\n", rodCount,
+               icRodWorld_GetSegmentCount(rods), icRodWorld_GetVertexCount(rods),
+               icRodWorld_GetWorkerCount(rods), icRodWorld_GetWorkerCount(rods) == 1 ? "" : "s");
+        icReal rest = icRodWorld_GetVolume(rods, 0, rodCount, true);
+        if (rest > 0) {
+            char v[32];
+            printf("rod volume     V/V0 %s at the end\n",
+                   fixed6(icRodWorld_GetVolume(rods, 0, rodCount, false) / rest, v));
+        }
+    }
     if (sweep) printSweep(sweep);
     icWorldDef def = icWorld_GetDef(scene->world);
     if (sweep && scene->mode != IC_MODE_STATIC && def.maxSubstepStrain > 0 && s->frames > 0)
@@ -313,17 +330,18 @@ static void printSummary(const icScene *scene, const icRunSummary *s, int frames
     printf("time           %.3f ms/frame (solver), %.3f s in all\n", (double)s->msPerFrame,
            wallSeconds);
     char a[32], b[32], c[32];
-    printf("V/V0           final %s, min %s, max %s\n", fixed6(s->volumeRatioFinal, a),
-           fixed6(s->volumeRatioMin, b), fixed6(s->volumeRatioMax, c));
+    if (tets)
+        printf("V/V0           final %s, min %s, max %s\n", fixed6(s->volumeRatioFinal, a),
+               fixed6(s->volumeRatioMin, b), fixed6(s->volumeRatioMax, c));
     // The health checks look at every step: the worst of them says more than the last frame
     // (a body resting on the ground hides the impact's squashed tets).
     const icHealthStats *h = &s->health;
-    if (h->steps > 0) {
+    if (tets && h->steps > 0) {
         printf("max |J-1|      %s at the end, %s at worst (any step)\n", fixed6(s->maxAbsJMinus1, a),
                fixed6(h->maxTetJMinus1Seen, b));
         printf("inverted tets  %d at the end, %d at worst (any step)\n", s->invertedTetsFinal,
                h->maxInvertedSeen);
-    } else {
+    } else if (tets) {
         printf("max |J-1|      %s (at the end)\n", fixed6(s->maxAbsJMinus1, a));
         printf("inverted tets  %d (at the end)\n", s->invertedTetsFinal);
     }
@@ -357,8 +375,10 @@ static void printSummary(const icScene *scene, const icRunSummary *s, int frames
         if (h->clampedVertices) printf(", %lld velocities clamped", (long long)h->clampedVertices);
         if (h->stops) printf(", stopped");
         printf("\n               last: %s\n", h->lastWarning);
-    } else {
+    } else if (tets) {
         printf("health         no warnings in %lld checked steps\n", (long long)h->steps);
+    } else {
+        printf("health         none: the health checks watch tets, and this scene has none\n");
     }
     if (stats) printf("stats          %s\n", stats);
     fflush(stdout);

@@ -109,8 +109,9 @@ IC_TEST(reliability, special_files_refused_without_blocking) {
 }
 
 // A scene of rods only: the summary names the collections written (rods.pvd, pills.pvd), not
-// a tet collection that never is; its resume is refused as bad input (exit 2, stdout empty),
-// since checkpoints do not hold rods.
+// a tet collection that never is, and gives the rods' counts and volume instead of an empty
+// tet world's; its resume is refused as bad input (exit 2, stdout empty), since checkpoints do
+// not hold rods.
 IC_TEST(reliability, cli_rod_scene_names_its_collections_and_refuses_resume) {
     const char *dir = icTest_TempDir();
     const char *scene = icTest_SourcePath("scenes/viper/contraction_rigid.json");
@@ -120,6 +121,11 @@ IC_TEST(reliability, cli_rod_scene_names_its_collections_and_refuses_resume) {
     IC_CHECK_INT(run.status, 0);
     IC_CHECK_MSG(run.out && strstr(run.out, "/rods/rods.pvd") && strstr(run.out, "/rods/pills.pvd") &&
                      !strstr(run.out, "contraction_rigid.pvd"),
+                 "stdout: %s", run.out ? run.out : "");
+    // The rods' own figures, none of an empty tet world's (0 vertices, V/V0 1, 0 checked steps).
+    IC_CHECK_MSG(run.out && strstr(run.out, "rods           7 rods, 63 segments, 70 vertices") &&
+                     strstr(run.out, "rod volume     V/V0 0.99") && !strstr(run.out, "mesh   ") &&
+                     !strstr(run.out, "V/V0           final") && !strstr(run.out, "checked steps"),
                  "stdout: %s", run.out ? run.out : "");
     icTest_FreeCli(&run);
     IC_FORMAT(args, "run '%s' --quiet --frames 4 --out '%s/rods' --resume '%s/rods/contraction_rigid.ckpt'",
