@@ -42,9 +42,28 @@ static uint64_t hashCollider(uint64_t h, const icColliderRecord *c) {
     return h;
 }
 
+// A contact system holding nothing but its default settings steps exactly like none: the
+// incompressible solver's self contact creates one on its first step to find close surface
+// pairs, and a world that did must still take the checkpoints of one that had not yet.
+static bool holdsNothing(const icContactSystem *c, int vertexCount) {
+    icContactDef d = icDefaultContactDef();
+    const icContactDef *e = &c->def;
+    if (e->bodyContact != d.bodyContact || e->selfContact != d.selfContact ||
+        e->thickness != d.thickness || e->friction != d.friction ||
+        e->staticFriction != d.staticFriction || e->restExclusion != d.restExclusion)
+        return false;
+    for (int i = 0; i < c->colliderCount; ++i)
+        if (c->colliders[i].generation != 0) return false;
+    if (c->boneCount > 0 || c->attachmentCount > 0) return false;
+    int n = vertexCount < c->vertexCapacity ? vertexCount : c->vertexCapacity;
+    for (int v = 0; v < n; ++v)
+        if (c->vertexBone[v] >= 0) return false;
+    return true;
+}
+
 uint64_t icContact_HashModel(const icWorld *world, uint64_t h) {
     const icContactSystem *c = world->contact;
-    if (!c) return h;
+    if (!c || holdsNothing(c, world->model.vertexCount)) return h;
     const icContactDef *d = &c->def;
     h = icHash_Word(h, (uint64_t)d->bodyContact);
     h = icHash_Word(h, (uint64_t)d->selfContact);
