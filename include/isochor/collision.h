@@ -47,7 +47,7 @@ void icRigidTrack_Evaluate(const icRigidTrack *track, icReal t, icMat3 *R, icVec
 // collider's surface, with Coulomb friction, as constraints in the XPBD Gauss-Seidel loop.
 // Candidates are found once per step (frame) and the constraints re-evaluated every substep
 // (Macklin & Müller 2021, Algorithm 1). The force-based (Newton) solvers take colliders and
-// planes as a penalty potential with smoothed friction instead (src/fem/contact_potential.c).
+// planes as a penalty potential with smoothed friction instead (src/newton/contact_potential.c).
 
 /// Shape of a kinematic collider (icColliderDef.shape) and the fields that describe it.
 typedef enum icColliderShape {
@@ -191,7 +191,8 @@ typedef struct icBoneDef {
 /// Defaults: no parent, at rest, a zero-length capsule at the origin.
 icBoneDef icDefaultBoneDef(void);
 /// Adds a bone. IC_ERR_BAD_VALUE (bad parent, radius < 0), IC_ERR_NOT_FINITE,
-/// IC_ERR_UNSUPPORTED in a Newton world.
+/// IC_ERR_UNSUPPORTED in a world whose solver has no bones (icSolver_Supports,
+/// IC_FEATURE_BONES: XPBD only).
 icResult icWorld_AddBone(icWorld *world, const icBoneDef *def, icBoneId *id);
 /// True when id names a live bone of this world (false for {0} or stale ids).
 bool icBone_IsValid(const icWorld *world, icBoneId id);

@@ -284,7 +284,7 @@ void icNewtonCache_Destroy(icNewtonCache *cache);
 /// their material model with the Lamé mapping of docs/materials.md (MM: the world's raw Lamé and
 /// gamma, so it minimises the XPBD energy). Pinned axes follow their pins; the world's
 /// linearDamping adds to def->massDamping. Planes and colliders (at the step's end time) push
-/// through a penalty potential with lagged smoothed friction (src/fem/contact_potential.c).
+/// through a penalty potential with lagged smoothed friction (src/newton/contact_potential.c).
 /// nu = 0.5 bodies give IC_ERR_BAD_VALUE. def NULL = defaults.
 icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef *def,
                        icReal dt, icStepStats *stats, icNewtonStats *newtonStats);

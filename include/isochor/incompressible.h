@@ -321,7 +321,8 @@ icResult icWorld_SetIncompressibleDef(icWorld *world, const icIncompressibleDef 
 /// The world's incompressible settings (the defaults until set).
 icIncompressibleDef icWorld_GetIncompressibleDef(const icWorld *world);
 /// Adds a moving kinematic plane (this solver only; static icWorld_AddPlane planes are
-/// handled too). IC_ERR_BAD_VALUE for a zero normal or a bad window.
+/// handled too). IC_ERR_BAD_VALUE for a zero normal or a bad window, IC_ERR_UNSUPPORTED in a
+/// world another solver steps (icSolver_Supports, IC_FEATURE_MOVING_PLANES).
 icResult icWorld_AddMovingPlane(icWorld *world, const icMovingPlaneDef *def);
 /// What the world's last incompressible step did (zeros before the first).
 icIncompressibleStats icWorld_GetIncompressibleStats(const icWorld *world);

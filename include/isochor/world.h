@@ -186,6 +186,24 @@ typedef struct icWorldDef {
 /// damping, health report, float sweeps, greedy colouring, widest SIMD, built-in threads.
 icWorldDef icDefaultWorldDef(void);
 
+/// What a solver can do: the one list of what each solver supports (icSolver_Supports), so
+/// that a caller can ask before building a scene, and an unsupported call returns
+/// IC_ERR_UNSUPPORTED. docs/architecture.md tabulates it.
+typedef enum icSolverFeature {
+    IC_FEATURE_STATIC_SOLVE = 1 << 0,      ///< icWorld_SolveStatic
+    IC_FEATURE_ADAPTIVE_SUBSTEPS = 1 << 1, ///< icWorldDef.maxSubstepStrain
+    IC_FEATURE_BONES = 1 << 2,             ///< icWorld_AddBone and attachments (collision.h)
+    IC_FEATURE_BODY_CONTACT = 1 << 3,      ///< icContactDef body and self contact (the
+                                           ///< incompressible solver has its own,
+                                           ///< icIncompressibleDef.selfContact)
+    IC_FEATURE_MOVING_PLANES = 1 << 4,     ///< icWorld_AddMovingPlane (incompressible.h)
+    IC_FEATURE_ANY_MATERIAL = 1 << 5,      ///< every icMaterialModel (else 'mm' only)
+} icSolverFeature;
+/// Whether the solver supports the feature (false for an unknown solver).
+bool icSolver_Supports(icSolverType solver, icSolverFeature feature);
+/// The solver's name as scenes spell it ("xpbd", "newton", "incompressible"); "" if unknown.
+const char *icSolver_Name(icSolverType solver);
+
 /// Most workers an automatic count resolves to.
 #define IC_MAX_WORKERS 1024
 /// Processors this process may run on: its affinity mask (taskset, a container's cpuset), or
@@ -324,6 +342,18 @@ icReal icWorld_GetTime(const icWorld *world);
 /// IC_ERR_INTERRUPTED when the flag of icWorld_SetInterrupt became non-zero during the step:
 /// the world is then back at its state before the step.
 icResult icWorld_Step(icWorld *world, icReal dt, icStepStats *stats);
+
+/// Where the last step (or static solve) spent its time, ms: the stages of icWorld_Step.
+typedef struct icProfile {
+    icReal step;    ///< the whole call
+    icReal solve;   ///< the solver's stage: its substeps, contact response included
+    icReal collide; ///< of solve, gathering what may touch: colliders, bones and body or
+                    ///< self contact candidates, proximity pairs, Newton's contact set
+                    ///< (0 where nothing can be touched)
+    icReal health;  ///< the health checks after the step and keeping the state before it
+} icProfile;
+/// The profile of the last icWorld_Step or icWorld_SolveStatic (zeros before the first).
+icProfile icWorld_GetProfile(const icWorld *world);
 
 /// Lets a signal handler stop a long step (many substeps, Newton iterations) early. With flag
 /// non-NULL the world keeps a copy of its state at the start of every step and static solve,

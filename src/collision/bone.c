@@ -34,7 +34,7 @@ bool icBone_IsValid(const icWorld *world, icBoneId id) {
 icResult icWorld_AddBone(icWorld *world, const icBoneDef *def, icBoneId *id) {
     if (id) *id = (icBoneId){0};
     if (!world || !def) return IC_ERR_INVALID_ARGUMENT;
-    if (world->model.def.solver != IC_SOLVER_XPBD) return IC_ERR_UNSUPPORTED;
+    if (!icSolver_Supports(world->model.def.solver, IC_FEATURE_BONES)) return IC_ERR_UNSUPPORTED;
     if (!icVec3_IsFinite(def->a) || !icVec3_IsFinite(def->b) || !isfinite(def->radius))
         return IC_ERR_NOT_FINITE;
     if (!(def->radius >= 0)) return IC_ERR_BAD_VALUE;

@@ -171,6 +171,3 @@ void icContact_ProjectAttachments(const icModel *m, icContactSystem *cs, icState
 int icContact_QueryGrid(icContactSystem *cs, icHashGrid *grid, icBox3 box);
 void icContact_DestroyColliders(icContactSystem *cs);
 void icContact_DestroyBones(icContactSystem *cs);
-
-/// Time in milliseconds (monotonic clock).
-double icContact_NowMs(void);

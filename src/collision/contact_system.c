@@ -4,13 +4,6 @@
 // and projections every substep; Macklin & Müller 2021, Algorithm 1).
 #include "collision/collision_internal.h"
 
-#include <time.h>
-
-double icContact_NowMs(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 icContactDef icDefaultContactDef(void) {
     icContactDef d;
@@ -68,7 +61,8 @@ icResult icWorld_SetContactDef(icWorld *world, const icContactDef *def) {
         !isfinite(def->friction) || !(def->staticFriction >= 0) || !isfinite(def->staticFriction) ||
         !(def->restExclusion >= def->thickness) || !isfinite(def->restExclusion))
         return IC_ERR_BAD_VALUE;
-    if ((def->bodyContact || def->selfContact) && world->model.def.solver != IC_SOLVER_XPBD)
+    if ((def->bodyContact || def->selfContact) &&
+        !icSolver_Supports(world->model.def.solver, IC_FEATURE_BODY_CONTACT))
         return IC_ERR_UNSUPPORTED;
     icContactSystem *cs = icContact_Get(world);
     if (!cs) return IC_ERR_OUT_OF_MEMORY;
@@ -180,7 +174,7 @@ icResult icContact_BeginStep(icWorld *world, icState *s, icReal dt) {
     cs->colliderCandidateCount = 0;
     cs->candidateTriCount = 0;
     if (!contactActive(cs)) return IC_OK;
-    double t0 = icContact_NowMs();
+    double t0 = icNowMs();
     icResult r = icContact_UpdateSurface(world, cs);
     if (r != IC_OK) return r;
     // How far each boundary vertex may travel during the step: its velocity and gravity (the
@@ -213,7 +207,8 @@ icResult icContact_BeginStep(icWorld *world, icState *s, icReal dt) {
         return r;
     cs->stats.colliderCandidates = cs->colliderCandidateCount;
     cs->stats.selfCandidates = cs->selfCount;
-    cs->stats.broadPhaseMs = icContact_NowMs() - t0;
+    cs->stats.broadPhaseMs = icNowMs() - t0;
+    world->profile.collide += cs->stats.broadPhaseMs;
     return IC_OK;
 }
 
@@ -247,20 +242,20 @@ int icContact_Project(icWorld *world, icState *s, icReal h) {
     const icModel *m = &world->model;
     int contacts = 0;
     if (cs->attachmentCount > 0) {
-        double t0 = icContact_NowMs();
+        double t0 = icNowMs();
         icContact_ProjectAttachments(m, cs, s, h);
-        cs->stats.attachmentMs += icContact_NowMs() - t0;
+        cs->stats.attachmentMs += icNowMs() - t0;
     }
     if (cs->colliderCandidateCount > 0) {
-        double t0 = icContact_NowMs();
+        double t0 = icNowMs();
         contacts = icContact_ProjectColliders(m, cs, s);
         cs->stats.colliderContacts = contacts;
-        cs->stats.colliderMs += icContact_NowMs() - t0;
+        cs->stats.colliderMs += icNowMs() - t0;
     }
     if (cs->selfCount > 0) {
-        double t0 = icContact_NowMs();
+        double t0 = icNowMs();
         cs->stats.selfContacts = icContact_ProjectSelf(m, cs, s);
-        cs->stats.selfMs += icContact_NowMs() - t0;
+        cs->stats.selfMs += icNowMs() - t0;
     }
     return contacts;
 }

@@ -280,7 +280,10 @@ icResult icContact_FindProximityPairs(icWorld *world, icReal distance, icProximi
     pairs->count = 0;
     icContactSystem *cs = icContact_Get(world);
     if (!cs) return IC_ERR_OUT_OF_MEMORY;
+    double t0 = icNowMs();
     icResult r = icContact_UpdateSurface(world, cs);
-    if (r != IC_OK) return r;
-    return findOnSurface(world, cs->triangles, cs->triangleCount, cs->vertexBody, distance, pairs);
+    if (r == IC_OK)
+        r = findOnSurface(world, cs->triangles, cs->triangleCount, cs->vertexBody, distance, pairs);
+    world->profile.collide += icNowMs() - t0;
+    return r;
 }

@@ -13,6 +13,8 @@
 void *icMemDup(const void *src, size_t n);
 /// Sorts values[0..count) ascending.
 void icSortInts(int *values, int count);
+/// Milliseconds on the monotonic clock (differences only: stage times, statistics).
+double icNowMs(void);
 
 bool icAssertFailed(const char *condition, const char *file, int line);
 

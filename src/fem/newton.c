@@ -6,7 +6,6 @@
 #include "fem/fem_internal.h"
 #include "math/cg_internal.h"
 
-#include <time.h>
 
 struct icNewtonSolver {
     const icFemModel *model;
@@ -63,12 +62,6 @@ static bool defIsValid(const icNewtonDef *d) {
            d->stiffnessDamping >= 0 && isfinite(d->stiffnessDamping) && d->massDamping >= 0 &&
            isfinite(d->massDamping) && d->contactStiffness > 0 && isfinite(d->contactStiffness) &&
            d->frictionVelocity > 0 && isfinite(d->frictionVelocity);
-}
-
-static double nowMs(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
 void icDestroyNewtonSolver(icNewtonSolver *s) {
@@ -323,7 +316,7 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
     icReal r0 = 0;
     icNewtonOperator op = {s, tm};
     for (int k = 0;; ++k) {
-        double t0 = nowMs();
+        double t0 = icNowMs();
         memset(s->f, 0, sizeof(icReal) * (size_t)n);
         icReal energy = icFem_EvaluateAssemble(m, x, d->projectHessian, s->f, tm->stiffScale,
                                                tm->massScale, d->matrixFree ? NULL : &s->pattern,
@@ -339,7 +332,7 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
                     for (int i = 0; i < 9; ++i) dst[i] += s->blocks[9 * (size_t)v + i];
                 }
         }
-        st->assemblyMilliseconds += nowMs() - t0;
+        st->assemblyMilliseconds += icNowMs() - t0;
         residual(s, tm, x, s->r);
         icReal rn = maxAbsMasked(s->r, s->mask, n);
         if (k == 0) {
@@ -359,7 +352,7 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
         if (k > 0 && s->interrupt && *s->interrupt) return IC_ERR_INTERRUPTED;
 
         // Filtered PCG on A Dx = r.
-        t0 = nowMs();
+        t0 = icNowMs();
         if (d->matrixFree) {
             icFem_StiffnessDiagonal(m, s->hessians, s->diag);
             for (int v = 0; v < m->vertexCount; ++v) {
@@ -380,7 +373,7 @@ static icResult solve(icNewtonSolver *s, const icNewtonTerms *tm, icReal *x, icN
         icCGStats cg;
         icCG_Stoppable(n, operatorA, &op, d->preconditioner, s->precond, s->mask, s->r, s->dx,
                        d->cgTolerance, d->maxCGIterations, s->work, &cg, s->interrupt);
-        st->solveMilliseconds += nowMs() - t0;
+        st->solveMilliseconds += icNowMs() - t0;
         st->cgIterations += cg.iterations;
         if (cg.iterations > st->maxCGIterations) st->maxCGIterations = cg.iterations;
         if (s->interrupt && *s->interrupt) return IC_ERR_INTERRUPTED; // also between products

@@ -9,6 +9,7 @@
 #include "core/hash.h"
 #include "fem/fem_internal.h"
 #include "incompressible/incompressible_checkpoint.h"
+#include "incompressible/incompressible_internal.h"
 #include "incompressible/local_solve.h"
 #include "incompressible/obstacles.h"
 #include "incompressible/repulsion.h"
@@ -18,7 +19,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 struct icIncompressibleCache {
     icIncompressibleDef def;
@@ -61,12 +61,6 @@ struct icIncompressibleCache {
     icReal meanEdge; ///< mean rest edge length, m (0 until computed)
     bool systemAtXnew; ///< pressureSystem was last set up at the positions now in xnew
 };
-
-static double nowMs(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 icIncompressibleDef icDefaultIncompressibleDef(void) {
     icIncompressibleDef d;
@@ -212,6 +206,9 @@ icResult icWorld_AddMovingPlane(icWorld *world, const icMovingPlaneDef *def) {
         !(def->end >= def->start) || !isfinite(def->start) || !(def->friction >= 0) ||
         !isfinite(def->friction))
         return IC_ERR_BAD_VALUE;
+    // Only this solver moves them yet (icSolver_Supports); elsewhere they would be ignored.
+    if (!icSolver_Supports(world->model.def.solver, IC_FEATURE_MOVING_PLANES))
+        return IC_ERR_UNSUPPORTED;
     icIncompressibleCache *c = getCache(world);
     if (!c || !icGrowArray((void **)&c->planes, &c->planeCapacity, c->planeCount + 1,
                            sizeof(icMovingPlaneDef)))
@@ -258,7 +255,7 @@ bool icWorld_GetVertexPressure(const icWorld *world, icReal *pressure) {
 // The elastic part: the body's model with lambda scaled by volumetricScale (Irving et al. 2007,
 // sec. 5, use deviatoric forces only). MM and the stable Neo-Hookeans need lambda > 0 for their
 // rest shift, so they become corotated (whose lambda term is the only volumetric one).
-static icMaterial deviatoricMaterial(const icBodyRecord *body, icReal scale) {
+icMaterial icIncompressible_ElasticMaterial(const icBodyRecord *body, icReal scale) {
     icMaterialModel model = body->def.model;
     icReal lambda = isfinite(body->lambda) ? scale * body->lambda : 0.0;
     // With a weakened lambda they change to corotated; with all of it (standard FEM) the body keeps
@@ -299,7 +296,7 @@ static icResult build(icWorld *world, icIncompressibleCache *c) {
         }
     }
     for (int b = 0; b < m->bodyCount; ++b)
-        materials[b] = deviatoricMaterial(&m->bodies[b], c->def.volumetricScale);
+        materials[b] = icIncompressible_ElasticMaterial(&m->bodies[b], c->def.volumetricScale);
     icResult r = icFemModel_CreateEx(&c->fem, n, m->restPositions, T, c->tets, m->bodyCount,
                                      materials, m->tetBody, true, NULL);
     icFree(materials);
@@ -765,7 +762,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
 icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr, icReal dt,
                                icStepStats *stats) {
     IC_ASSERT(world && cachePtr);
-    double t0 = nowMs();
+    double t0 = icNowMs();
     if (stats) memset(stats, 0, sizeof *stats);
     if (!(dt > 0) || !isfinite(dt)) return IC_ERR_INVALID_ARGUMENT;
     icIncompressibleCache *c = getCache(world);
@@ -814,7 +811,7 @@ icResult icIncompressible_Step(icWorld *world, icIncompressibleCache **cachePtr,
         }
     }
     total.substeps = count;
-    total.totalMs = nowMs() - t0;
+    total.totalMs = icNowMs() - t0;
     c->stats = total;
     if (stats) {
         stats->substeps = count;
@@ -864,7 +861,7 @@ static void findSticking(icIncompressibleCache *c, const icObstacleSet *obstacle
 // obstacle: the constraint's reaction, for friction).
 static void projectVelocity(icIncompressibleCache *c, const icReal *x, icReal *v, icReal dt,
                             icIncompressibleStats *st) {
-    double tp = nowMs();
+    double tp = icNowMs();
     icKrylovStats ks;
     int n = c->n;
     icPressureSystem_Setup(c->pressureSystem, x);
@@ -884,13 +881,13 @@ static void projectVelocity(icIncompressibleCache *c, const icReal *x, icReal *v
         }
     }
     for (int k = 0; k < n; ++k) c->pressure[k] /= dt; // phat = dt p (Irving et al. 2007, sec. 2)
-    st->pressureMs += nowMs() - tp;
+    st->pressureMs += icNowMs() - tp;
 }
 
 // One substep of the scheme of Irving et al. 2007, sec. 2 (steps 1-8).
 static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
                          icIncompressibleStats *stOut) {
-    double t0 = nowMs();
+    double t0 = icNowMs();
     icModel *m = &world->model;
     icState *s = world->state;
     icResult r = IC_OK;
@@ -912,7 +909,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     }
     // Self and body-body proximity pairs at x^n, searched wide enough for this substep's motion;
     // they constrain both pressure solves where a repulsion acted on them.
-    double tc = nowMs();
+    double tc = icNowMs();
     c->pairs.count = 0;
     if (d->selfContact) {
         icReal vmax = 0;
@@ -926,19 +923,19 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
             return IC_ERR_OUT_OF_MEMORY;
     }
     st.selfPairs = c->pairs.count;
-    st.contactMs += nowMs() - tc;
+    st.contactMs += icNowMs() - tc;
 
     // 1. Implicit half step for the position velocity.
-    double te = nowMs();
+    double te = icNowMs();
     // Standard FEM (no projections) may solve this half step again with its contacts.
     st.forceIterations +=
         implicitHalfStep(c, s->x, c->v0, h, gravity, true, !d->projections, c->vstar);
     if (d->contactInForceSolve) filterContacts(c, c->v0, c->vstar, NULL, 0);
-    st.elasticMs += nowMs() - te;
+    st.elasticMs += icNowMs() - te;
 
     // Contacts the position velocity would make by the end of the step (and last step's resting
     // ones) constrain the position correction at x^n.
-    tc = nowMs();
+    tc = icNowMs();
     icObstacleSet obstacles = {world, c->planes, c->planeCount};
     if (!c->predictNormal) {
         c->predictNormal = IC_ALLOC(icVec3, (size_t)n);
@@ -972,20 +969,20 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
             return IC_ERR_OUT_OF_MEMORY;
         st.forceIterations += constrainedHalfStep(c, c->v0, h, c->predictNormal, c->vstar);
     }
-    st.contactMs += nowMs() - tc;
+    st.contactMs += icNowMs() - tc;
 
     // 2. Position correction (eq. 1) at x^n, then re-linearised at the end positions.
-    double tp = nowMs();
+    double tp = icNowMs();
     if (d->projections) {
         if ((r = correctPositions(c, &obstacles, s->x, t1, dt, &st)) != IC_OK) return r;
     } else {
         for (int k = 0; k < 3 * n; ++k) c->xnew[k] = s->x[k] + dt * c->vstar[k];
     }
-    st.pressureMs += nowMs() - tp;
+    st.pressureMs += icNowMs() - tp;
 
     // 4. Positions advanced by the corrected velocity (xnew, from step 2). 5. Object collisions on
     // x^{n+1}; the time-n velocity restarts from v^n.
-    tc = nowMs();
+    tc = icNowMs();
     memcpy(c->vn, c->v0, bytes);
     st.objectContacts = icObstacles_Collide(&obstacles, n, c->mask, c->predictNormal, c->xnew,
                                             c->vn, t1, dt, c->contactNormal, c->hits, c->impulse);
@@ -997,7 +994,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     if ((r = fillConstraints(c, c->contactNormal, c->pairs.count > 0 ? c->pairActive : NULL,
                              &c->velocitySet)) != IC_OK)
         return r;
-    st.contactMs += nowMs() - tc;
+    st.contactMs += icNowMs() - tc;
 
     // 6. Velocity projection (eq. 2) at the midpoint configuration, where the paper's list has it.
     for (int k = 0; k < 3 * n; ++k) c->xmid[k] = 0.5 * (s->x[k] + c->xnew[k]);
@@ -1006,13 +1003,13 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
     if (d->projections && !atEnd) projectVelocity(c, c->xmid, c->vn, dt, &st);
 
     // 7. Half step for the velocity at the midpoint, contact normals filtered; 8. extrapolate.
-    te = nowMs();
+    te = icNowMs();
     st.forceIterations +=
         implicitHalfStep(c, c->xmid, c->vn, h, gravity, d->implicitVelocitySolve, false, c->vstar);
     // The extrapolation doubles what the filter removes from v^{n+1/2}.
     filterContacts(c, c->vn, c->vstar, c->impulse, 2);
     for (int k = 0; k < 3 * n; ++k) c->vstar[k] = 2 * c->vstar[k] - c->vn[k];
-    st.elasticMs += nowMs() - te;
+    st.elasticMs += icNowMs() - te;
     // 6'. Or eq. 2 on v^{n+1} at x^{n+1} (icVelocityProjection), before friction reads the
     // contacts' impulse.
     if (d->projections && atEnd) {
@@ -1043,7 +1040,7 @@ static icResult stepOnce(icWorld *world, icIncompressibleCache *c, icReal dt,
             icReal e = fabs(c->ring[k] / c->target[k] - 1);
             if (e > st.maxRingError) st.maxRingError = e;
         }
-    st.totalMs = nowMs() - t0;
+    st.totalMs = icNowMs() - t0;
     *stOut = st;
     return IC_OK;
 }

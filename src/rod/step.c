@@ -5,13 +5,6 @@
 #include "rod/rod_internal.h"
 
 #include <math.h>
-#include <time.h>
-
-static double nowMs(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
-}
 
 static icVec3 pinTarget(const icRodModel *m, int i, icReal t) {
     icVec3 base = icVec3_Load(m->pinBase, i);
@@ -228,14 +221,14 @@ static icResult substep(icRodWorld *w, icReal h, icRodStepStats *st) {
     icRodModel *m = &w->model;
     icRodWork *k = &w->work;
     icReal h2 = h * h;
-    double t0 = nowMs();
+    double t0 = icNowMs();
     icRod_ApplyActivation(w, w->state.time + h);
     predict(w, h);
     warmStart(w, h);
-    double t1 = nowMs();
+    double t1 = icNowMs();
     icResult e = icRod_BroadPhase(w);
     if (e != IC_OK) return e; // more candidate pairs than the cap or memory allows
-    double t2 = nowMs();
+    double t2 = icNowMs();
     memset(k->lStretch, 0, sizeof(icReal) * 3 * (size_t)m->stretchCount);
     memset(k->lBend, 0, sizeof(icReal) * 3 * (size_t)m->bendCount);
     memset(k->lRadius, 0, sizeof(icReal) * (size_t)m->radiusCount);
@@ -244,28 +237,28 @@ static icResult substep(icRodWorld *w, icReal h, icRodStepStats *st) {
     memset(k->lVolume, 0, sizeof(icReal) * (size_t)m->volumeCount);
     memset(k->lLink, 0, sizeof(icReal) * (size_t)m->linkCount);
     bendDamping(w, h);
-    double tCollide = 0, tConstraints = nowMs() - t2;
+    double tCollide = 0, tConstraints = icNowMs() - t2;
     for (int it = 0; it < w->def.iterations; ++it) {
-        double a = nowMs();
+        double a = icNowMs();
         clearAccumulator(w);
         bool full = !w->def.collisionOnlyOddPasses || it % 2 == 0;
         if (full) projectAll(w, h2);
-        double b = nowMs();
+        double b = icNowMs();
         k->contacts = icRod_ProjectCollisions(w, k);
-        double c = nowMs();
+        double c = icNowMs();
         applyAccumulator(w);
         icRod_ProjectPlanes(w);
-        double d = nowMs();
+        double d = icNowMs();
         tConstraints += (b - a) + (d - c);
         tCollide += c - b;
     }
-    double t3 = nowMs();
+    double t3 = icNowMs();
     if (w->def.bundleProjection == IC_ROD_BUNDLE_POST)
         for (int c = 0; c < m->sliceCount; ++c) icRod_ProjectSlice(w, c, k, true);
     updateVelocities(w, h);
     if (w->def.radiusModel == IC_ROD_RADIUS_BERGOU) bergouRadii(w);
     w->state.time += h;
-    double t4 = nowMs();
+    double t4 = icNowMs();
     st->msPredict += (t1 - t0) + (t4 - t3);
     st->msBroadPhase += t2 - t1;
     st->msCollisions += tCollide;
@@ -288,7 +281,7 @@ icResult icRodWorld_Step(icRodWorld *w, icReal dt, icRodStepStats *stats) {
     icResult e = icRod_PrepareWork(w);
     if (e == IC_OK) e = icRod_EnsurePool(w);
     if (e != IC_OK) return e;
-    double start = nowMs();
+    double start = icNowMs();
     icReal h = dt / w->def.substeps;
     for (int s = 0; s < w->def.substeps; ++s) {
         // One look per substep at the caller's flag (a signal): rods keep no copy to go back
@@ -300,7 +293,7 @@ icResult icRodWorld_Step(icRodWorld *w, icReal dt, icRodStepStats *stats) {
         if ((e = substep(w, h, stats)) != IC_OK) break;
     }
     if (e == IC_OK) stats->maxPenetration = icRod_MaxPenetration(w);
-    stats->msTotal = nowMs() - start;
+    stats->msTotal = icNowMs() - start;
     return e;
 }
 

@@ -4,9 +4,8 @@
 // model and state hashes that determinism tests compare.
 #include "core/bytes.h"
 #include "core/hash.h"
-#include "incompressible/incompressible_checkpoint.h"
 #include "isochor/collision.h"
-#include "world/world_internal.h"
+#include "world/solver.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -23,7 +22,7 @@ uint64_t icWorld_HashModel(const icWorld *world) {
     h = icHash_Word(h, (uint64_t)d->substeps);
     h = icHash_Word(h, (uint64_t)d->iterations);
     // Hashed only where it acts, so checkpoints of worlds with fixed substeps keep their hash.
-    if (d->solver == IC_SOLVER_XPBD && d->maxSubstepStrain > 0) {
+    if (icSolver_Supports(d->solver, IC_FEATURE_ADAPTIVE_SUBSTEPS) && d->maxSubstepStrain > 0) {
         h = icHash_Real(h, d->maxSubstepStrain);
         h = icHash_Word(h, (uint64_t)d->maxSubsteps);
     }
@@ -37,66 +36,8 @@ uint64_t icWorld_HashModel(const icWorld *world) {
     // Arithmetic and sweep order change results; the SIMD width and workers must not.
     h = icHash_Word(h, (uint64_t)d->precision);
     h = icHash_Word(h, (uint64_t)d->colouring);
-    const icNewtonDef *n = &world->newtonDef;
-    h = icHash_Word(h, (uint64_t)n->maxIterations);
-    h = icHash_Real(h, n->residualTolerance);
-    h = icHash_Real(h, n->absoluteTolerance);
-    h = icHash_Real(h, n->stepTolerance);
-    h = icHash_Real(h, n->cgTolerance);
-    h = icHash_Word(h, (uint64_t)n->maxCGIterations);
-    h = icHash_Word(h, (uint64_t)n->preconditioner);
-    h = icHash_Word(h, (uint64_t)n->projectHessian);
-    h = icHash_Word(h, (uint64_t)n->matrixFree);
-    h = icHash_Word(h, (uint64_t)n->lineSearch);
-    h = icHash_Real(h, n->stiffnessDamping);
-    h = icHash_Real(h, n->massDamping);
-    // Newton's contact settings only where something can be touched: the hashes of worlds
-    // without planes or colliders stay what they were.
-    if (d->solver == IC_SOLVER_NEWTON &&
-        (world->model.planeCount > 0 || icWorld_GetColliderCount(world) > 0)) {
-        h = icHash_Real(h, n->contactStiffness);
-        h = icHash_Real(h, n->frictionVelocity);
-    }
-    // The incompressible solver's settings only where it steps: the hashes of XPBD and Newton
-    // worlds (and their checkpoints) stay what they were.
-    if (d->solver == IC_SOLVER_INCOMPRESSIBLE) {
-        icIncompressibleDef in = icWorld_GetIncompressibleDef(world);
-        const icPressureDef *p = &in.pressure;
-        h = icHash_Word(h, (uint64_t)p->solver);
-        h = icHash_Real(h, p->tolerance);
-        h = icHash_Real(h, p->absoluteTolerance);
-        h = icHash_Word(h, (uint64_t)p->maxIterations);
-        h = icHash_Word(h, (uint64_t)p->jacobi);
-        h = icHash_Word(h, (uint64_t)p->sweeps);
-        h = icHash_Word(h, (uint64_t)in.projections);
-        h = icHash_Real(h, in.recoveryTime);
-        h = icHash_Real(h, in.volumetricScale);
-        h = icHash_Real(h, in.massDamping);
-        h = icHash_Word(h, (uint64_t)in.implicitVelocitySolve);
-        h = icHash_Word(h, (uint64_t)in.contactInForceSolve);
-        h = icHash_Word(h, (uint64_t)in.selfContact);
-        h = icHash_Real(h, in.proximity);
-        h = icHash_Real(h, in.cgTolerance);
-        h = icHash_Word(h, (uint64_t)in.maxCGIterations);
-        h = icHash_Word(h, (uint64_t)in.positionNewtonIterations);
-        h = icHash_Real(h, in.positionTolerance);
-        h = icHash_Real(h, in.maxStepMotion);
-        h = icHash_Word(h, (uint64_t)in.maxSubsteps);
-        // Folded in only when on: checkpoints written before the key existed still load.
-        if (in.staticFriction) h = icHash_Word(h, 1);
-        // Likewise only when off (the default is on).
-        if (!in.warmStart) h = icHash_Word(h, 2);
-        // Likewise only when not the default 3.
-        if (in.localNewtonLayers != 3) h = icHash_Word(h, 3 + (uint64_t)in.localNewtonLayers);
-        // Likewise only when not the default (auto); 0x7650 tags the word as this key's.
-        if (in.velocityProjection != IC_VELOCITY_PROJECTION_AUTO)
-            h = icHash_Word(h, 0x7650 + (uint64_t)in.velocityProjection);
-        // Likewise only when not the default 0.5; 0x7266 tags the word as this key's.
-        if (in.ringErrorFloor != icDefaultIncompressibleDef().ringErrorFloor) {
-            h = icHash_Word(h, 0x7266);
-            h = icHash_Real(h, in.ringErrorFloor);
-        }
-    }
+    // Each solver's own settings (src/world/solver.h), in table order.
+    h = icSolver_HashAllSettings(world, h);
 
     size_t nv = (size_t)m->vertexCount, nt = (size_t)m->tetCount;
     h = icHash_Word(h, nv);
@@ -145,7 +86,7 @@ uint64_t icWorld_HashModel(const icWorld *world) {
         h = icHash_Real(h, m->planes[p].offset);
         h = icHash_Real(h, m->planes[p].friction);
     }
-    h = icIncompressible_HashMovingPlanes(world, h);
+    h = icSolver_HashAllScenes(world, h);
     h = icContact_HashModel(world, h);
     return h;
 }
@@ -187,7 +128,9 @@ static const char s_magic[8] = {'I', 'C', 'C', 'H', 'K', 'P', 'T', 0};
 #define IC_TAG_STATE IC_TAG('S', 'T', 'A', 'T')
 #define IC_TAG_HEALTH IC_TAG('H', 'L', 'T', 'H')
 #define IC_TAG_USER IC_TAG('U', 'S', 'E', 'R')
-#define IC_TAG_INCOMPRESSIBLE IC_TAG('I', 'N', 'C', 'P')
+// The solver's memory (src/world/solver.h); 'INCP' since the incompressible solver is the one
+// that keeps any.
+#define IC_TAG_SOLVER_MEMORY IC_TAG('I', 'N', 'C', 'P')
 
 #define IC_STATE_FIXED 40u            // 5 words before the arrays
 
@@ -207,11 +150,12 @@ static const char s_magic[8] = {'I', 'C', 'C', 'H', 'K', 'P', 'T', 0};
 #define IC_HEALTH_BYTES_12_WORDS (12u * 8u + 160u)
 static size_t healthTextOffset(uint64_t bytes) { return bytes == IC_HEALTH_BYTES ? 112 : 96; }
 
-// INCP: the incompressible solver's memory between steps, a vertex count then the contact
-// normals (n x 3), the velocity projection's pressures (n) and the position correction's (n).
-#define IC_INCOMPRESSIBLE_FIXED 8u
-static size_t incompressiblePayload(size_t vertexCount) {
-    return IC_INCOMPRESSIBLE_FIXED + 8 * IC_INCOMPRESSIBLE_MEMORY_REALS * vertexCount;
+// INCP: the solver's memory between steps, a vertex count then its memoryPerVertex reals per
+// vertex in the solver's layout (the incompressible one: contact normals n x 3, the velocity
+// projection's pressures n and the position correction's n).
+#define IC_MEMORY_FIXED 8u
+static size_t memoryPayload(const icSolverOps *solver, size_t vertexCount) {
+    return IC_MEMORY_FIXED + 8 * (size_t)solver->memoryPerVertex * vertexCount;
 }
 
 static uint8_t *putReals(uint8_t *p, const icReal *values, size_t count) {
@@ -245,32 +189,27 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
         !isfinite(s->time))
         return IC_ERR_NOT_FINITE;
     if (userSize && !user) return IC_ERR_INVALID_ARGUMENT;
-    // The XPBD and Newton solvers keep nothing between steps outside the state; the
-    // incompressible one keeps its contacts (section INCP). A solver that keeps anything else
-    // needs its own section before it can be checkpointed.
-    icSolverType solver = world->model.def.solver;
-    if (solver != IC_SOLVER_XPBD && solver != IC_SOLVER_NEWTON &&
-        solver != IC_SOLVER_INCOMPRESSIBLE)
-        return IC_ERR_UNSUPPORTED;
-    bool incompressible = solver == IC_SOLVER_INCOMPRESSIBLE;
+    // What the solver keeps between steps outside the state goes in section INCP.
+    const icSolverOps *solver = icWorld_Solver(world);
+    bool keepsMemory = solver->memoryPerVertex > 0;
     size_t vertices = (size_t)s->vertexCount;
     // Its memory first, so that a NaN there refuses the save like one in the state.
-    size_t memoryReals = IC_INCOMPRESSIBLE_MEMORY_REALS * vertices;
-    icReal *memory = NULL; // contact normals (x 3), then the two pressures
-    if (incompressible) {
+    size_t memoryReals = (size_t)solver->memoryPerVertex * vertices;
+    icReal *memory = NULL;
+    if (keepsMemory) {
         memory = IC_ALLOC(icReal, memoryReals + 1);
         if (!memory) return IC_ERR_OUT_OF_MEMORY;
-        icIncompressible_GetMemory(world, memory);
+        solver->getMemory(world, memory);
         if (!allFinite(memory, memoryReals)) {
             icFree(memory);
             return IC_ERR_NOT_FINITE;
         }
     }
     size_t statePayload = IC_STATE_FIXED + 8 * (3 * nv + 2 * nt);
-    size_t memoryPayload = incompressible ? incompressiblePayload(vertices) : 0;
-    int sections = 2 + (incompressible ? 1 : 0) + (userSize ? 1 : 0);
+    size_t memoryBytes = keepsMemory ? memoryPayload(solver, vertices) : 0;
+    int sections = 2 + (keepsMemory ? 1 : 0) + (userSize ? 1 : 0);
     size_t total = IC_CHECKPOINT_HEADER + 16 + statePayload + 16 + IC_HEALTH_BYTES +
-                   (incompressible ? 16 + memoryPayload : 0) +
+                   (keepsMemory ? 16 + memoryBytes : 0) +
                    (userSize ? 16 + padded(userSize) : 0) + 8;
     uint8_t *out = icAllocZero(total);
     if (!out) {
@@ -323,12 +262,12 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
     p[112 + sizeof h->lastWarning - 1] = 0;
     p += IC_HEALTH_BYTES;
 
-    if (incompressible) {
-        icBytes_Put32(p, IC_TAG_INCOMPRESSIBLE);
-        icBytes_Put64(p + 8, memoryPayload);
+    if (keepsMemory) {
+        icBytes_Put32(p, IC_TAG_SOLVER_MEMORY);
+        icBytes_Put64(p + 8, memoryBytes);
         p += 16;
         icBytes_Put64(p, (uint64_t)vertices);
-        p = putReals(p + IC_INCOMPRESSIBLE_FIXED, memory, memoryReals);
+        p = putReals(p + IC_MEMORY_FIXED, memory, memoryReals);
         icFree(memory);
     }
 
@@ -346,8 +285,8 @@ icResult icWorld_SaveCheckpoint(const icWorld *world, const void *user, size_t u
 
 // Where each section's payload lies in a checked buffer.
 typedef struct icCheckpointView {
-    const uint8_t *state, *health, *user, *incompressible;
-    uint64_t stateBytes, healthBytes, userBytes, incompressibleBytes;
+    const uint8_t *state, *health, *user, *memory;
+    uint64_t stateBytes, healthBytes, userBytes, memoryBytes;
 } icCheckpointView;
 
 #define IC_FAIL(code, ...) icDiag_Set(diag, code, "", 0, __VA_ARGS__)
@@ -411,8 +350,7 @@ static icResult checkLayout(const icWorld *world, const uint8_t *data, size_t si
         if (tag == IC_TAG_STATE) slot = &view->state, slotBytes = &view->stateBytes;
         if (tag == IC_TAG_HEALTH) slot = &view->health, slotBytes = &view->healthBytes;
         if (tag == IC_TAG_USER) slot = &view->user, slotBytes = &view->userBytes;
-        if (tag == IC_TAG_INCOMPRESSIBLE)
-            slot = &view->incompressible, slotBytes = &view->incompressibleBytes;
+        if (tag == IC_TAG_SOLVER_MEMORY) slot = &view->memory, slotBytes = &view->memoryBytes;
         char name[5] = {(char)(tag & 0xff), (char)(tag >> 8 & 0xff), (char)(tag >> 16 & 0xff),
                         (char)(tag >> 24), 0};
         for (int k = 0; k < 4; ++k)
@@ -439,14 +377,15 @@ static icResult checkLayout(const icWorld *world, const uint8_t *data, size_t si
         return IC_FAIL(IC_ERR_PARSE, "checkpoint lacks its %s section",
                        view->state ? "HLTH" : "STAT");
     // The model hash covers the solver, so these two only meet in a forged file.
-    bool incompressible = world->model.def.solver == IC_SOLVER_INCOMPRESSIBLE;
-    if (incompressible && !view->incompressible)
+    const icSolverOps *solver = icWorld_Solver(world);
+    if (solver->memoryPerVertex > 0 && !view->memory)
         return IC_FAIL(IC_ERR_PARSE,
-                       "checkpoint of an incompressible world lacks its INCP section");
-    if (!incompressible && view->incompressible)
+                       "checkpoint of a world of the %s solver lacks its INCP section (the "
+                       "solver's memory)", solver->name);
+    if (solver->memoryPerVertex == 0 && view->memory)
         return IC_FAIL(IC_ERR_PARSE,
-                       "checkpoint has an INCP section but this world's solver is not the "
-                       "incompressible one");
+                       "checkpoint has an INCP section (solver memory) but this world's %s "
+                       "solver keeps none", solver->name);
     return IC_OK;
 }
 
@@ -572,23 +511,24 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
         countsOk = countsOk && icBytes_Get64(view.health + 88) < countLimit;
     if (!countsOk)
         return IC_FAIL(IC_ERR_PARSE, "checkpoint holds a negative or impossibly large count");
-    const uint8_t *memory = NULL; // INCP arrays: contact normals (3n), two pressures (n each)
+    const icSolverOps *solver = icWorld_Solver(world);
+    size_t memoryReals = (size_t)solver->memoryPerVertex * (size_t)s->vertexCount;
+    const uint8_t *memory = NULL; // INCP arrays in the solver's layout
     size_t vertexCount = (size_t)s->vertexCount;
-    if (view.incompressible) {
-        if (view.incompressibleBytes < IC_INCOMPRESSIBLE_FIXED)
+    if (view.memory) {
+        if (view.memoryBytes < IC_MEMORY_FIXED)
             return IC_FAIL(IC_ERR_PARSE, "checkpoint INCP section is %llu bytes, too short",
-                           (icU64)view.incompressibleBytes);
-        uint64_t count = icBytes_Get64(view.incompressible);
+                           (icU64)view.memoryBytes);
+        uint64_t count = icBytes_Get64(view.memory);
         if (count != (uint64_t)s->vertexCount)
             return IC_FAIL(IC_ERR_BAD_VALUE,
                            "checkpoint INCP section holds %llu vertices; this world has %d",
                            (icU64)count, s->vertexCount);
-        if (view.incompressibleBytes != incompressiblePayload(vertexCount))
+        if (view.memoryBytes != memoryPayload(solver, vertexCount))
             return IC_FAIL(IC_ERR_PARSE, "checkpoint INCP section is %llu bytes, expected %llu",
-                           (icU64)view.incompressibleBytes,
-                           (icU64)incompressiblePayload(vertexCount));
-        memory = view.incompressible + IC_INCOMPRESSIBLE_FIXED;
-        if (!finiteReals(memory, IC_INCOMPRESSIBLE_MEMORY_REALS * vertexCount))
+                           (icU64)view.memoryBytes, (icU64)memoryPayload(solver, vertexCount));
+        memory = view.memory + IC_MEMORY_FIXED;
+        if (!finiteReals(memory, memoryReals))
             return IC_FAIL(IC_ERR_NOT_FINITE,
                            "checkpoint INCP section holds NaN or infinite numbers");
     }
@@ -600,13 +540,13 @@ static icResult readCheckpoint(icWorld *world, const void *data, size_t size, bo
     // Everything checked: restore. The solver's memory first: it is the only part that can
     // fail (building the solver's cache), and then the state is still as it was.
     if (memory && vertexCount > 0) {
-        icReal *values = IC_ALLOC(icReal, IC_INCOMPRESSIBLE_MEMORY_REALS * vertexCount);
+        icReal *values = IC_ALLOC(icReal, memoryReals);
         if (!values) return IC_FAIL(IC_ERR_OUT_OF_MEMORY, "cannot restore the checkpoint");
-        getReals(memory, values, IC_INCOMPRESSIBLE_MEMORY_REALS * vertexCount);
-        r = icIncompressible_SetMemory(world, values);
+        getReals(memory, values, memoryReals);
+        r = solver->setMemory(world, values);
         icFree(values);
         if (r != IC_OK)
-            return IC_FAIL(r, "cannot restore the incompressible solver from the checkpoint");
+            return IC_FAIL(r, "cannot restore the %s solver from the checkpoint", solver->name);
     }
     s->time = time;
     s->lastSubstep = lastSubstep;

@@ -3,8 +3,7 @@
 // positions and velocities, speed) and one over the tets (inversions, volume), counted per
 // world and handled by the world's policy (report, clamp, stop). The state kept for a stop
 // also lets an interrupted step go back to its start.
-#include "incompressible/incompressible_checkpoint.h"
-#include "world/world_internal.h"
+#include "world/solver.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -46,17 +45,19 @@ void icHealth_Destroy(icWorld *world) {
     world->lastGoodMemoryVertices = world->lastGoodMemoryCapacity = 0;
 }
 
-// The incompressible solver carries contact normals (and pressures) from step to step: a stop
-// restores them with the state, or the next step would start from the failed step's contacts.
+// A solver that carries memory from step to step (the incompressible one: contact normals and
+// pressures) has it restored with the state, or the next step would start from the failed
+// step's.
 static void keepSolverMemory(icWorld *world) {
     world->lastGoodMemoryVertices = 0;
     int n = world->model.vertexCount;
-    if (world->model.def.solver != IC_SOLVER_INCOMPRESSIBLE || n == 0) return;
+    const icSolverOps *solver = icWorld_Solver(world);
+    if (solver->memoryPerVertex == 0 || n == 0) return;
     // Without memory for the copy a stop restores the state only.
     if (!icGrowArray((void **)&world->lastGoodMemory, &world->lastGoodMemoryCapacity,
-                     IC_INCOMPRESSIBLE_MEMORY_REALS * n, sizeof(icReal)))
+                     solver->memoryPerVertex * n, sizeof(icReal)))
         return;
-    icIncompressible_GetMemory(world, world->lastGoodMemory);
+    solver->getMemory(world, world->lastGoodMemory);
     world->lastGoodMemoryVertices = n;
 }
 
@@ -84,7 +85,7 @@ void icHealth_BeforeStep(icWorld *world) {
     world->cancellable = keep != NULL && world->interrupt != NULL;
 }
 
-// The state (and the incompressible solver's memory) kept by icHealth_BeforeStep.
+// The state (and the solver's memory) kept by icHealth_BeforeStep.
 static void restoreLastGood(icWorld *world) {
     icState *s = world->state;
     if (!world->lastGood || world->lastGood->vertexCount != s->vertexCount ||
@@ -94,7 +95,7 @@ static void restoreLastGood(icWorld *world) {
     int n = world->lastGoodMemoryVertices;
     // Out of memory here leaves the solver's newer contacts (as before this copy).
     if (n > 0 && n == world->model.vertexCount)
-        (void)icIncompressible_SetMemory(world, world->lastGoodMemory);
+        (void)icWorld_Solver(world)->setMemory(world, world->lastGoodMemory);
 }
 
 static void warn(icWorld *world, int64_t *counter, const char *what) {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // States (positions, velocities, multipliers) and the per-tet fields read from them.
-#include "isochor/incompressible.h"
-#include "world/world_internal.h"
+#include "world/solver.h"
 
 #include "core/pool.h"
 
@@ -74,28 +73,49 @@ void icWorld_LoadState(icWorld *world, const icState *state) {
     icState_CopyInto(world->state, state);
 }
 
+typedef struct icStressTask {
+    const icModel *model;
+    const icReal *x;
+    icReal *pressure, *stressNorm;
+    const icMaterial *materials; ///< per body
+    const bool *hasMaterial;     ///< per body
+} icStressTask;
+
+// The pressure p = -tr(sigma) / 3 with sigma = P F^T / J, and the norm of P less its pressure
+// part -p cof(F) (cof F = J F^-T), the counterpart of the XPBD solver's |P_D|. NaN where the
+// material's stress is not finite (an inverted tet of a Neo-Hookean body) or the body has no
+// material.
+static void stressTask(int start, int end, int worker, void *context) {
+    (void)worker;
+    const icStressTask *T = context;
+    const icModel *m = T->model;
+    for (int t = start; t < end; ++t) {
+        icReal pressure = NAN, norm = NAN;
+        int b = m->tetBody[t];
+        if (T->hasMaterial[b]) {
+            icMat3 F = icModel_TetF(m, T->x, t);
+            icMat3 P = icMaterial_Stress(&T->materials[b], F);
+            icReal p = -icMat3_DDot(P, F) / (3 * icMat3_Det(F));
+            icReal n = sqrt(icMat3_NormSquared(icMat3_Add(P, icMat3_Scale(p, icMat3_Cofactor(F)))));
+            pressure = isfinite(p) ? p : NAN;
+            norm = isfinite(n) ? n : NAN;
+        }
+        if (T->pressure) T->pressure[t] = pressure;
+        if (T->stressNorm) T->stressNorm[t] = norm;
+    }
+}
+
+void icModel_MaterialStress(const icModel *model, const icReal *x, const icMaterial *materials,
+                            const bool *hasMaterial, icReal *pressure, icReal *stressNorm) {
+    icStressTask T = {model, x, pressure, stressNorm, materials, hasMaterial};
+    icPool_ParallelFor(model->pool, stressTask, model->tetCount, 8192, &T);
+}
+
 typedef struct icFieldTask {
     const icModel *model;
     const icState *state;
     icReal *J, *pressure, *stressNorm;
-    const icMaterial *materials; ///< per body: stress from the material (Newton); NULL: from
-                                 ///< the XPBD multipliers
-    const bool *hasMaterial;     ///< per body (with materials)
 } icFieldTask;
-
-// Stress from the material at the current F (force-based solvers, which keep no multipliers):
-// the pressure p = -tr(sigma) / 3 with sigma = P F^T / J, and the norm of P less its pressure
-// part -p cof(F) (cof F = J F^-T), the counterpart of the XPBD solver's |P_D|. NaN where the
-// material's stress is not finite (an inverted tet of a Neo-Hookean body).
-static void materialFields(const icMaterial *material, icMat3 F, icReal *pressure,
-                           icReal *stressNorm) {
-    icMat3 P = icMaterial_Stress(material, F);
-    icReal J = icMat3_Det(F);
-    icReal p = -icMat3_DDot(P, F) / (3 * J);
-    icReal norm = sqrt(icMat3_NormSquared(icMat3_Add(P, icMat3_Scale(p, icMat3_Cofactor(F)))));
-    *pressure = isfinite(p) ? p : NAN;
-    *stressNorm = isfinite(norm) ? norm : NAN;
-}
 
 // Stress from multipliers (Macklin & Müller 2021, supplement, sec. 3): p = lambda_H / (h^2 V)
 // is the pressure, |P_D| = |lambda_D| / (h^2 V) since dC_D/dF = F / r_S has unit norm.
@@ -107,51 +127,20 @@ static void fieldTask(int start, int end, int worker, void *context) {
     icReal h2 = s->lastSubstep * s->lastSubstep;
     for (int t = start; t < end; ++t) {
         if (T->J) T->J[t] = icMat3_Det(icModel_TetF(m, s->x, t));
-        if (T->materials) {
-            icReal p = NAN, norm = NAN;
-            int b = m->tetBody[t];
-            if (T->hasMaterial[b]) materialFields(&T->materials[b], icModel_TetF(m, s->x, t), &p, &norm);
-            if (T->pressure) T->pressure[t] = p;
-            if (T->stressNorm) T->stressNorm[t] = norm;
-            continue;
-        }
         icReal scale = h2 > 0 ? 1.0 / (h2 * m->restVolume[t]) : 0.0;
         if (T->pressure) T->pressure[t] = s->lambdaH[t] * scale;
         if (T->stressNorm) T->stressNorm[t] = fabs(s->lambdaD[t]) * scale;
     }
 }
 
-// Tet by tet, so the world's workers share it (a frame writer calls this every frame).
+// Tet by tet, so the world's workers share it (a frame writer calls this every frame). A
+// solver that keeps no XPBD multipliers writes its own stresses over theirs.
 void icWorld_GetTetFields(const icWorld *world, icReal *J, icReal *pressure, icReal *stressNorm) {
-    const icModel *model = &world->model;
-    icFieldTask T = {model, world->state, J, pressure, stressNorm, NULL, NULL};
-    icMaterial *materials = NULL;
-    bool *hasMaterial = NULL;
-    if ((pressure || stressNorm) && model->def.solver == IC_SOLVER_NEWTON && model->bodyCount > 0) {
-        materials = IC_ALLOC(icMaterial, model->bodyCount);
-        hasMaterial = IC_ALLOC(bool, model->bodyCount);
-        if (materials && hasMaterial) {
-            for (int b = 0; b < model->bodyCount; ++b)
-                hasMaterial[b] = icModel_FemMaterial(model, b, &materials[b]) == IC_OK;
-            T.materials = materials;
-            T.hasMaterial = hasMaterial;
-        }
-    }
-    icPool_ParallelFor(world->model.pool, fieldTask, world->model.tetCount, 8192, &T);
-    icFree(materials);
-    icFree(hasMaterial);
-    if (pressure && world->model.def.solver == IC_SOLVER_INCOMPRESSIBLE) {
-        // The incompressible solver has no multipliers: its pressure lives on the vertices
-        // and acts per tet through the average of the tet's four (Irving et al. 2007, sec. 3).
-        const icModel *m = &world->model;
-        icReal *p = IC_ALLOC(icReal, (size_t)m->vertexCount + 1);
-        if (p && icWorld_GetVertexPressure(world, p))
-            for (int t = 0; t < m->tetCount; ++t) {
-                const int *v = m->tets + 4 * t;
-                pressure[t] = 0.25 * (p[v[0]] + p[v[1]] + p[v[2]] + p[v[3]]);
-            }
-        icFree(p);
-    }
+    const icSolverOps *solver = icWorld_Solver(world);
+    bool own = solver->tetStress != NULL;
+    icFieldTask T = {&world->model, world->state, J, own ? NULL : pressure, own ? NULL : stressNorm};
+    if (J || !own) icPool_ParallelFor(world->model.pool, fieldTask, world->model.tetCount, 8192, &T);
+    if (own) solver->tetStress(world, pressure, stressNorm);
 }
 
 icReal icBody_GetVolumeRatio(const icWorld *world, icBodyId id) {

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 // World life cycle, defaults, soft bodies and their per-tet constants (Macklin & Müller 2021,
 // secs. 3-4).
-#include "world/world_internal.h"
+#include "world/solver.h"
 
 #include "core/pool.h"
-#include "xpbd/layout.h"
 
 #include <limits.h>
 #include <math.h>
@@ -90,8 +89,7 @@ void icLame(icReal youngsModulus, icReal poissonRatio, icReal *mu, icReal *lambd
 }
 
 static bool worldDefIsValid(const icWorldDef *def) {
-    return (def->solver == IC_SOLVER_XPBD || def->solver == IC_SOLVER_NEWTON ||
-            def->solver == IC_SOLVER_INCOMPRESSIBLE) &&
+    return icSolver_Exists(def->solver) &&
            icVec3_IsFinite(def->gravity) && def->substeps >= 1 && def->iterations >= 1 &&
            def->maxSubstepStrain >= 0 && isfinite(def->maxSubstepStrain) && def->maxSubsteps >= 1 &&
            def->workerCount >= 0 && def->linearDamping >= 0 && isfinite(def->linearDamping) &&
@@ -142,15 +140,13 @@ static void freeModel(icModel *m) {
     icFree(m->planes);
     icFree(m->tetCell);
     icColouring_Destroy(&m->colouring);
-    icXpbdLayout_Destroy(m->layout);
     icDestroyPool(m->pool);
 }
 
 void icDestroyWorld(icWorld *world) {
     if (!world) return;
     freeModel(&world->model);
-    icNewtonCache_Destroy(world->newton);
-    icIncompressibleCache_Destroy(world->incompressible);
+    icSolver_DestroyAll(world);
     icContactSystem_Destroy(world->contact);
     icSkinSet_Destroy(world->skins);
     icHealth_Destroy(world);
@@ -163,27 +159,6 @@ icModel *icWorld_Model(icWorld *world) { return &world->model; }
 icState *icWorld_State(icWorld *world) { return world->state; }
 
 icWorldDef icWorld_GetDef(const icWorld *world) { return world->model.def; }
-
-// Tets from which a second worker gains (docs/performance.md, "Automatic worker count", where
-// the measured ratios are). XPBD: a body of more than 8,192 tets is cut into slabs that two
-// workers sweep at once; smaller ones share each colour, too small to pay for the hand-overs.
-// Incompressible: 2 workers lost at 6,000 tets and gained from 8,000 (the FEM tet pass).
-// Newton: the iterations run on one thread, and the passes the workers would take (the health
-// census) are a fraction of a percent of a step: one worker at any size.
-enum {
-    IC_AUTO_MIN_TETS_XPBD = 8193,
-    IC_AUTO_MIN_TETS_INCOMPRESSIBLE = 7000,
-    IC_AUTO_MIN_TETS_NEWTON = INT_MAX,
-};
-
-int icAutoWorkerMinTets(icSolverType solver) {
-    switch (solver) {
-    case IC_SOLVER_NEWTON: return IC_AUTO_MIN_TETS_NEWTON;
-    case IC_SOLVER_INCOMPRESSIBLE: return IC_AUTO_MIN_TETS_INCOMPRESSIBLE;
-    case IC_SOLVER_XPBD:
-    default: return IC_AUTO_MIN_TETS_XPBD;
-    }
-}
 
 static int resolvedWorkers(const icModel *model) {
     return icPool_ResolveWorkers(model->def.workerCount, model->tetCount,
@@ -276,22 +251,8 @@ static icResult checkBodyDef(const icSoftBodyDef *def, const icWorld *world, icD
         return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,
                           "poisson_ratio 0 gives lambda = 0, and the mm energy's rest shift "
                           "1 + mu/lambda is infinite; use nu > 0");
-    // The incompressible solver uses the shear modulus only (nu = 0.5 is fine).
-    if (world->model.def.solver == IC_SOLVER_INCOMPRESSIBLE) return IC_OK;
-    if (world->model.def.solver == IC_SOLVER_NEWTON) {
-        if (def->poissonRatio >= 0.5)
-            return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,
-                              "poisson_ratio 0.5 makes lambda infinite, which a force-based "
-                              "solver cannot use; use nu < 0.5 or the XPBD solver");
-        return IC_OK;
-    }
-    // The XPBD constraints are the Macklin-Müller energy; any other model would silently
-    // simulate a different material.
-    if (def->model != IC_MATERIAL_MM)
-        return icDiag_Set(diag, IC_ERR_UNSUPPORTED, "", 0,
-                          "the XPBD solver minimises the 'mm' energy only; use model \"mm\" "
-                          "or a force-based solver for other materials");
-    return IC_OK;
+    const icSolverOps *solver = icWorld_Solver(world);
+    return solver->checkMaterial ? solver->checkMaterial(def, diag) : IC_OK;
 }
 
 // Per-tet constants of Macklin & Müller 2021: Q = Dm^-1, V, compliances alpha_D = 1/(mu V)
@@ -511,33 +472,6 @@ icVec3 icModel_PinPosition(const icModel *model, int v, icReal t) {
         p = icVec3_MulAdd(p, tau, mo->velocity);
     }
     return p;
-}
-
-// The reference sweep (meshes too large for 32-bit offsets) walks
-// greedy colours in tet order; the packed sweep builds its own order and data
-// (src/xpbd/layout.c). Both are rebuilt after bodies are added.
-icResult icModel_UpdateColouring(icModel *model) {
-    icResult pr = icModel_EnsurePool(model);
-    if (pr != IC_OK) return pr;
-    if (model->colouringDirty || !icXpbdLayout_Matches(model->layout, model)) {
-        icXpbdLayout_Destroy(model->layout);
-        model->layout = NULL;
-        icColouring_Destroy(&model->colouring);
-        icResult r = icXpbdLayout_Create(model, &model->layout);
-        if (r != IC_OK && r != IC_ERR_UNSUPPORTED) return r;
-        model->colouringDirty = false;
-        icModel_MeasureBodies(model);
-    }
-    bool reference = !model->layout;
-    if (reference && !model->colouring.colourStart) {
-        icTetMesh view = {0};
-        view.vertexCount = model->vertexCount;
-        view.tetCount = model->tetCount;
-        view.positions = model->restPositions;
-        view.tets = model->tets;
-        return icTetMesh_ColourGreedy(&view, &model->colouring);
-    }
-    return IC_OK;
 }
 
 int icWorld_GetVertexCount(const icWorld *world) { return world->model.vertexCount; }

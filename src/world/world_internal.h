@@ -92,10 +92,11 @@ struct icWorld {
     struct icContactSystem *contact; ///< colliders, bones, contact (src/collision); NULL until used
     struct icSkinSet *skins;         ///< embedded render surfaces (src/skin); NULL until used
     icHealthStats health;            ///< what the per-step checks found (src/world/health.c)
+    icProfile profile;               ///< stage times of the last step (src/world/step.c)
     icState *lastGood;               ///< state before the current step (IC_HEALTH_STOP, or
                                      ///< an interrupt flag set)
-    icReal *lastGoodMemory;          ///< with it, the incompressible solver's memory
-                                     ///< (vertexCount x 4: contact normals, then pressures)
+    icReal *lastGoodMemory;          ///< with it, the solver's memory (vertexCount x its
+                                     ///< memoryPerVertex, src/world/solver.h)
     int lastGoodMemoryVertices;      ///< vertex count of that copy, 0 = none
     int lastGoodMemoryCapacity;      ///< reals allocated there
     struct icIncompressibleCache *incompressible; ///< Irving et al. 2007 (src/incompressible)
@@ -140,34 +141,10 @@ icTetCensus icModel_TetCensus(const icModel *model, const icReal *x);
 
 /// Prescribed position of vertex v at time t (its pin's motions applied to pinBase).
 icVec3 icModel_PinPosition(const icModel *model, int v, icReal t);
-/// Makes sure model->colouring is current (rebuilds after bodies were added).
-icResult icModel_UpdateColouring(icModel *model);
-/// Each body's meanEdge and layers (src/xpbd/adaptive_substeps.c).
-void icModel_MeasureBodies(icModel *model);
 /// Makes sure model->pool exists with the workers the def asks for; an automatic count is
 /// resolved from the tets now held, and the pool made again when bodies changed it (callers
 /// that keep the pointer take it again after this call). IC_ERR_OUT_OF_MEMORY.
 icResult icModel_EnsurePool(icModel *model);
-
-// XPBD solver (src/xpbd): one step of the dynamic solver, and the static solve.
-icResult icXpbd_Step(icWorld *world, icState *state, icReal dt, icStepStats *stats);
-icResult icXpbd_SolveStatic(icWorld *world, icState *state, const icStaticDef *def,
-                            icStepStats *stats);
-/// One Gauss-Seidel sweep over all tets in colour order with substep h (multipliers in
-/// state). Returns the number of tets whose projection was skipped (degenerate).
-int icXpbd_Sweep(const icModel *model, icState *state, icReal h);
-/// The sweep above in its reference form: tet by tet in double in greedy colour order
-/// (src/xpbd/project.c); the coupled projection uses it.
-int icXpbd_SweepReference(const icModel *model, icState *state, icReal h);
-/// Start of a substep's sweeps: zeroes the multipliers (the state's and the sweep's own).
-void icXpbd_ClearMultipliers(const icModel *model, icState *state);
-/// Before a step of `sweeps` sweeps (-1: unknown): the packed sweep then writes multipliers
-/// back only in the last one when there is one sweep per substep.
-void icXpbd_BeginStep(const icModel *model, int sweeps);
-/// Copies the multipliers the sweep keeps in its own order to the state (end of a step).
-void icXpbd_SyncMultipliers(const icModel *model, icState *state);
-/// Resolves plane contacts with friction for the current substep; returns contact count.
-int icXpbd_ProjectPlanes(const icModel *model, icState *state);
 
 // Contact, bones and skins (src/collision, src/skin). Every hook is a no-op for a world that
 // never used them (world->contact NULL).
@@ -204,8 +181,14 @@ void icHealth_Destroy(icWorld *world);
 /// Policy in range, maxSpeed and maxVolumeDrift > 0, maxInvertedTets >= 0.
 bool icHealthDef_IsValid(const icHealthDef *def);
 
+/// Pressure and deviatoric stress norm of every tet (either may be NULL) from its body's
+/// material at positions x, on the model's workers; NaN for bodies without one (hasMaterial
+/// false) and where the stress is not finite. (state.c)
+void icModel_MaterialStress(const icModel *model, const icReal *x, const icMaterial *materials,
+                            const bool *hasMaterial, icReal *pressure, icReal *stressNorm);
+
 /// The FEM material of body b for the force-based solvers: MM keeps the world's raw Lamé pair
 /// and gamma, so Newton minimises exactly the energy the XPBD solver models (Macklin & Müller
 /// 2021, sec. 3); other models map (E, nu) as docs/materials.md lists. IC_ERR_BAD_VALUE for
-/// nu = 0.5 (lambda infinite). (world_newton.c)
+/// nu = 0.5 (lambda infinite). (src/newton/newton_settings.c)
 icResult icModel_FemMaterial(const icModel *m, int b, icMaterial *out);

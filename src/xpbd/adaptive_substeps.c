@@ -9,8 +9,8 @@
 // motion's: a body falling or spinning rigidly needs no more substeps. A contact with a plane
 // that the step will make counts as the deformation it will cause.
 #include "core/pool.h"
-#include "world/world_internal.h"
 #include "xpbd/substep.h"
+#include "xpbd/xpbd.h"
 
 #include <math.h>
 #include <string.h>

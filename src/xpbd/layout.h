@@ -4,8 +4,8 @@
 // padded to 4 numbers, and the working copies the sweep kernels read and write.
 #pragma once
 
-#include "world/world_internal.h"
 #include "xpbd/kernel.h"
+#include "xpbd/xpbd.h"
 
 /// Where the sweep's multipliers currently live.
 typedef enum icXpbdLambda {

@@ -3,8 +3,8 @@
 // the coloured Gauss-Seidel sweep over all tets in double, tet by tet (Macklin & Müller 2021,
 // eqs. 19-20 and Algorithm 1), for meshes too large for the packed sweep (xpbd/sweep.c), which
 // is the fast form of both projections.
-#include "world/world_internal.h"
 #include "xpbd/constraints.h"
+#include "xpbd/xpbd.h"
 
 // The four vertices of a tet with their per-axis inverse masses.
 typedef struct icTetVerts {

@@ -6,13 +6,6 @@
 #include "xpbd/substep.h"
 
 #include <math.h>
-#include <time.h>
-
-static double nowMs(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 // Start of a substep on the workers (xpbd/vertex_ops.h): x_prev = x, gravity on free axes,
 // held axes to their pins at time t.
@@ -130,7 +123,7 @@ static int countInverted(const icModel *m, const icState *s, const icStepStats *
 icResult icXpbd_Step(icWorld *world, icState *s, icReal dt, icStepStats *stats) {
     icModel *m = &world->model;
     icStepStats local = {0};
-    double t0 = nowMs();
+    double t0 = icNowMs();
     // A world with no tets (no bodies yet, or a rods-only scene) only advances its clock.
     if (m->tetCount == 0) {
         s->time += dt;
@@ -159,7 +152,7 @@ icResult icXpbd_Step(icWorld *world, icState *s, icReal dt, icStepStats *stats) 
     local.nan = !icXpbd_PositionsFinite(m, s);
     local.invertedTets = local.nan ? m->tetCount : countInverted(m, s, stats);
     local.converged = !local.nan;
-    local.milliseconds = nowMs() - t0;
+    local.milliseconds = icNowMs() - t0;
     if (stats) *stats = local;
     return local.nan ? IC_ERR_NUMERICAL : IC_OK;
 }
@@ -192,7 +185,7 @@ static icReal kineticEnergy(const icModel *m, const icState *s) {
 icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, icStepStats *stats) {
     icModel *m = &world->model;
     icStepStats local = {0};
-    double t0 = nowMs();
+    double t0 = icNowMs();
     if (m->tetCount == 0) { // nothing to relax
         local.converged = true;
         if (stats) *stats = local;
@@ -249,37 +242,8 @@ icResult icXpbd_SolveStatic(icWorld *world, icState *s, const icStaticDef *def, 
     local.nan = !icXpbd_PositionsFinite(m, s);
     local.converged = !local.nan && residual < def->tolerance;
     local.invertedTets = local.nan ? m->tetCount : countInverted(m, s, stats);
-    local.milliseconds = nowMs() - t0;
+    local.milliseconds = icNowMs() - t0;
     if (stats) *stats = local;
     if (local.nan) return IC_ERR_NUMERICAL;
     return local.converged ? IC_OK : IC_ERR_NOT_CONVERGED;
-}
-
-icResult icWorld_Step(icWorld *world, icReal dt, icStepStats *stats) {
-    IC_ASSERT(world);
-    if (!(dt > 0) || !isfinite(dt)) return IC_ERR_INVALID_ARGUMENT;
-    // Health checks (src/world/health.c) wrap both solvers.
-    icHealth_BeforeStep(world);
-    if (world->model.def.solver == IC_SOLVER_INCOMPRESSIBLE)
-        return icHealth_AfterStep(
-            world, icIncompressible_Step(world, &world->incompressible, dt, stats), stats);
-    icResult r = world->model.def.solver == IC_SOLVER_NEWTON
-                     ? icNewton_Step(world, &world->newton, &world->newtonDef, dt, stats,
-                                     &world->newtonStats)
-                     : icXpbd_Step(world, world->state, dt, stats);
-    return icHealth_AfterStep(world, r, stats);
-}
-
-icResult icWorld_SolveStatic(icWorld *world, const icStaticDef *def, icStepStats *stats) {
-    IC_ASSERT(world);
-    icStaticDef d = def ? *def : icDefaultStaticDef();
-    if (world->model.def.solver == IC_SOLVER_INCOMPRESSIBLE) return IC_ERR_UNSUPPORTED;
-    if (!(d.pseudoStep > 0) || d.iterationsPerStep < 1 || d.maxSweeps < 1 || !(d.tolerance >= 0))
-        return IC_ERR_INVALID_ARGUMENT;
-    icHealth_BeforeStep(world);
-    icResult r = world->model.def.solver == IC_SOLVER_NEWTON
-                     ? icNewton_SolveStatic(world, &world->newton, &world->newtonDef, d.gravity,
-                                            stats, &world->newtonStats)
-                     : icXpbd_SolveStatic(world, world->state, &d, stats);
-    return icHealth_AfterStep(world, r, stats);
 }

@@ -51,8 +51,8 @@ SOURCES = {
     "machine": Source("nproc && lscpu && grep -h '^set(CMAKE_C_COMPILER_\\(ID\\|VERSION\\) ' "
                       "{build}/CMakeFiles/*/CMakeCCompiler.cmake && "
                       "grep '^CMAKE_BUILD_TYPE:' {build}/CMakeCache.txt", timing=True),
-    "thresholds": Source("grep -h 'IC_AUTO_MIN_TETS_[A-Z]* =\\|IC_ROD_AUTO_MIN_SEGMENTS =' "
-                         "src/world/world.c src/rod/world.c", quick=True),
+    "thresholds": Source("grep -H '\\.autoMinTets = \\|IC_ROD_AUTO_MIN_SEGMENTS =' "
+                         "src/*/solver_ops.c src/rod/world.c", quick=True),
     "throughput": Source("{build}/bench_xpbd --no-extras --plot docs/img/xpbd_throughput.png",
                          timing=True),
     "extras": Source("{build}/bench_xpbd --no-table", timing=True),
@@ -89,10 +89,11 @@ FIGURES = [
            r"^set\(CMAKE_C_COMPILER_VERSION \"([0-9]+)[0-9.]*\"\)"),
     Figure("machine.build_type", "machine", r"^CMAKE_BUILD_TYPE:STRING=(\S+)"),
     Figure("throughput.simd", "throughput", r"widest SIMD: (\S+);"),
-    # Where a second worker starts (src/world/world.c, src/rod/world.c).
-    Figure("workers.xpbd.min_tets", "thresholds", r"IC_AUTO_MIN_TETS_XPBD = ([0-9]+)", fmt=",d"),
+    # Where a second worker starts (each solver's table row, src/rod/world.c).
+    Figure("workers.xpbd.min_tets", "thresholds", r"xpbd/solver_ops\.c:\s*\.autoMinTets = ([0-9]+)",
+           fmt=",d"),
     Figure("workers.incompressible.min_tets", "thresholds",
-           r"IC_AUTO_MIN_TETS_INCOMPRESSIBLE = ([0-9]+)", fmt=",d"),
+           r"incompressible/solver_ops\.c:\s*\.autoMinTets = ([0-9]+)", fmt=",d"),
     Figure("workers.rods.min_segments", "thresholds", r"IC_ROD_AUTO_MIN_SEGMENTS = ([0-9]+)",
            fmt=",d"),
     # The main table: kernel and step M/s, 1 and 2 threads; 2T/1T (kernel); GB/s.

@@ -9,7 +9,7 @@
 //             tangential slip over the step relative to the obstacle's motion s, with the
 //             normal force lambda and the tangent projector P = I - n n^T lagged from the
 //             step's start, and f0 the C1 mollifier of |u| of width eps = eps_v dt (eq. 16).
-#include "fem/contact_potential.h"
+#include "newton/contact_potential.h"
 
 #include "fem/fem_internal.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Contact of the force-based solvers with the world's planes and colliders as a potential
 // that Newton minimises: a per-vertex quadratic penalty and IPC's lagged, smoothed Coulomb
-// friction (Li et al. 2020, sec. 5). Internal: src/fem/newton_world.c drives it.
+// friction (Li et al. 2020, sec. 5). Internal: src/newton/newton_step.c drives it.
 #pragma once
 
 #include "collision/collision_internal.h"

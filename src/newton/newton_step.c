@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The force-based Newton solver driven from a world: FEM model from the bodies, DOF mask
 // and targets from the pins, stepping the world's state.
-#define _POSIX_C_SOURCE 200809L
-#include "fem/contact_potential.h"
+#include "core/hash.h"
 #include "fem/fem_internal.h"
-#include "world/world_internal.h"
+#include "newton/contact_potential.h"
+#include "world/solver.h"
 
-#include <time.h>
+#include <limits.h>
+#include <math.h>
+
 
 struct icNewtonCache {
     int revision; ///< model revision the FEM model was built for
@@ -14,7 +16,7 @@ struct icNewtonCache {
     icNewtonSolver *solver;
     unsigned char *mask;        ///< (vertexCount x 3)
     icReal *targets;            ///< (vertexCount x 3)
-    icContactPotential contact; ///< planes and colliders (src/fem/contact_potential.c)
+    icContactPotential contact; ///< planes and colliders (src/newton/contact_potential.c)
 };
 
 void icNewtonCache_Destroy(icNewtonCache *cache) {
@@ -25,12 +27,6 @@ void icNewtonCache_Destroy(icNewtonCache *cache) {
     icFree(cache->targets);
     icContactPotential_Destroy(&cache->contact);
     icFree(cache);
-}
-
-static double nowMs(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
 static icResult ensureCache(icWorld *world, icNewtonCache **cachePtr, const icNewtonDef *def) {
@@ -110,8 +106,10 @@ static void fillStepStats(icStepStats *stats, const icNewtonStats *ns, const icN
 // potential, with friction lagged from xn when frictionEps > 0; *active: anything to touch.
 static icResult beginContact(icNewtonCache *c, icWorld *world, const icReal *xn, icReal t1,
                              icReal stiffness, icReal frictionEps, bool *active) {
+    double t0 = icNowMs();
     icResult r = icContactPotential_Begin(&c->contact, world, xn, world->state->time, t1, stiffness,
                                           frictionEps > 0, frictionEps);
+    world->profile.collide += icNowMs() - t0;
     *active = r == IC_OK && icContactPotential_Active(&c->contact);
     icNewtonSolver_SetPotential(c->solver, *active ? icContactPotential_Evaluate : NULL,
                                 &c->contact);
@@ -121,7 +119,7 @@ static icResult beginContact(icNewtonCache *c, icWorld *world, const icReal *xn,
 icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef *def, icReal dt,
                        icStepStats *stats, icNewtonStats *newtonStats) {
     IC_ASSERT(world && cache);
-    double t0 = nowMs();
+    double t0 = icNowMs();
     icNewtonStats ns;
     memset(&ns, 0, sizeof ns);
     if (!(dt > 0) || !isfinite(dt)) return IC_ERR_INVALID_ARGUMENT;
@@ -148,7 +146,7 @@ icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef 
         s->lastSubstep = dt;
         s->substepCount++;
     }
-    fillStepStats(stats, &ns, c, s->x, nowMs() - t0, r);
+    fillStepStats(stats, &ns, c, s->x, icNowMs() - t0, r);
     if (stats && contact) stats->contacts = icContactPotential_Count(&c->contact, s->x);
     if (newtonStats) *newtonStats = ns;
     return r;
@@ -157,7 +155,7 @@ icResult icNewton_Step(icWorld *world, icNewtonCache **cache, const icNewtonDef 
 icResult icNewton_SolveStatic(icWorld *world, icNewtonCache **cache, const icNewtonDef *def,
                               bool gravity, icStepStats *stats, icNewtonStats *newtonStats) {
     IC_ASSERT(world && cache);
-    double t0 = nowMs();
+    double t0 = icNowMs();
     icNewtonStats ns;
     memset(&ns, 0, sizeof ns);
     icNewtonDef d = def ? *def : icDefaultNewtonDef();
@@ -176,8 +174,93 @@ icResult icNewton_SolveStatic(icWorld *world, icNewtonCache **cache, const icNew
     icNewtonSolver_SetInterrupt(c->solver, world->cancellable ? world->interrupt : NULL);
     r = icNewtonSolver_SolveStatic(c->solver, &in, s->x, &ns);
     memset(s->v, 0, sizeof(icReal) * 3 * (size_t)m->vertexCount);
-    fillStepStats(stats, &ns, c, s->x, nowMs() - t0, r);
+    fillStepStats(stats, &ns, c, s->x, icNowMs() - t0, r);
     if (stats && contact) stats->contacts = icContactPotential_Count(&c->contact, s->x);
     if (newtonStats) *newtonStats = ns;
     return r;
 }
+
+// ---------------------------------------------------------------------------------------
+// The Newton solver's row of the solver table (src/world/solver.h): Sifakis & Barbič 2012.
+
+// A force-based solver needs the finite Lamé pair (Macklin & Müller's nu = 0.5 is XPBD's).
+static icResult checkMaterial(const icSoftBodyDef *def, icDiagnostic *diag) {
+    if (def->poissonRatio >= 0.5)
+        return icDiag_Set(diag, IC_ERR_BAD_VALUE, "", 0,
+                          "poisson_ratio 0.5 makes lambda infinite, which a force-based "
+                          "solver cannot use; use nu < 0.5 or the XPBD solver");
+    return IC_OK;
+}
+
+static icResult step(icWorld *world, icReal dt, icStepStats *stats) {
+    return icNewton_Step(world, &world->newton, &world->newtonDef, dt, stats, &world->newtonStats);
+}
+
+static icResult solveStatic(icWorld *world, const icStaticDef *def, icStepStats *stats) {
+    return icNewton_SolveStatic(world, &world->newton, &world->newtonDef, def->gravity, stats,
+                                &world->newtonStats);
+}
+
+// The Newton settings are folded into every world's hash (they always were: checkpoints of
+// XPBD worlds carry them); the contact settings only where something can be touched, so the
+// hashes of worlds without planes or colliders stay what they were.
+static uint64_t hashSettings(const icWorld *world, uint64_t h) {
+    const icNewtonDef *n = &world->newtonDef;
+    h = icHash_Word(h, (uint64_t)n->maxIterations);
+    h = icHash_Real(h, n->residualTolerance);
+    h = icHash_Real(h, n->absoluteTolerance);
+    h = icHash_Real(h, n->stepTolerance);
+    h = icHash_Real(h, n->cgTolerance);
+    h = icHash_Word(h, (uint64_t)n->maxCGIterations);
+    h = icHash_Word(h, (uint64_t)n->preconditioner);
+    h = icHash_Word(h, (uint64_t)n->projectHessian);
+    h = icHash_Word(h, (uint64_t)n->matrixFree);
+    h = icHash_Word(h, (uint64_t)n->lineSearch);
+    h = icHash_Real(h, n->stiffnessDamping);
+    h = icHash_Real(h, n->massDamping);
+    if (world->model.def.solver == IC_SOLVER_NEWTON &&
+        (world->model.planeCount > 0 || icWorld_GetColliderCount(world) > 0)) {
+        h = icHash_Real(h, n->contactStiffness);
+        h = icHash_Real(h, n->frictionVelocity);
+    }
+    return h;
+}
+
+// Stress from the material at the current F: a force-based solver keeps no multipliers.
+static void tetStress(const icWorld *world, icReal *pressure, icReal *stressNorm) {
+    const icModel *m = &world->model;
+    if ((!pressure && !stressNorm) || m->bodyCount == 0) return;
+    icMaterial *materials = IC_ALLOC(icMaterial, m->bodyCount);
+    bool *hasMaterial = IC_ALLOC(bool, m->bodyCount);
+    if (materials && hasMaterial) {
+        for (int b = 0; b < m->bodyCount; ++b)
+            hasMaterial[b] = icModel_FemMaterial(m, b, &materials[b]) == IC_OK;
+        icModel_MaterialStress(m, world->state->x, materials, hasMaterial, pressure, stressNorm);
+    }
+    else
+        for (int t = 0; t < m->tetCount; ++t) { // out of memory: no figure rather than a wrong one
+            if (pressure) pressure[t] = NAN;
+            if (stressNorm) stressNorm[t] = NAN;
+        }
+    icFree(materials);
+    icFree(hasMaterial);
+}
+
+static void destroy(icWorld *world) {
+    icNewtonCache_Destroy(world->newton);
+    world->newton = NULL;
+}
+
+const icSolverOps icNewtonSolverOps = {
+    .name = "newton",
+    .features = IC_FEATURE_STATIC_SOLVE | IC_FEATURE_ANY_MATERIAL,
+    // The iterations run on one thread, and the passes the workers would take (the health
+    // census) are a fraction of a percent of a step: one worker at any size.
+    .autoMinTets = INT_MAX,
+    .checkMaterial = checkMaterial,
+    .step = step,
+    .solveStatic = solveStatic,
+    .hashSettings = hashSettings,
+    .tetStress = tetStress,
+    .destroy = destroy,
+};

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Contact of the force-based solvers (src/fem/contact_potential.c): the potential's gradient
+// Contact of the force-based solvers (src/newton/contact_potential.c): the potential's gradient
 // and Hessian against finite differences, equilibrium on a plane, a drop, a pushing collider,
 // friction on a slope, and the same bits for any worker count.
 #include "collision/collision_testing.h"
-#include "fem/contact_potential.h"
+#include "newton/contact_potential.h"
 #include "fem/fem_test.h"
 
 // A cube of side `size` with cells^3 hex cells, its bottom face at height `bottom`.
