@@ -316,14 +316,35 @@ icResult icRodWorld_AddFusiformBundle(icRodWorld *world, icVec3 start, icVec3 en
                                       int *bundle, icDiagnostic *diag);
 
 /// Advances the rod world by dt seconds. IC_ERR_INTERRUPTED when the flag of
-/// icRodWorld_SetInterrupt became non-zero: the state is then that of the last whole substep
-/// (rods keep no copy to go back to). IC_ERR_OUT_OF_MEMORY when the collision broad phase
+/// icRodWorld_SetInterrupt became non-zero: the state is then back at the step's start (the
+/// world keeps a copy while a flag is set; without memory for it, that of the last whole
+/// substep). IC_ERR_OUT_OF_MEMORY when the collision broad phase
 /// finds more candidate pill pairs than 256 per segment and 2^20 more (pills far larger than
 /// their segments) or cannot hold them; the substep under way is then half done.
 icResult icRodWorld_Step(icRodWorld *world, icReal dt, icRodStepStats *stats);
 /// A flag (set by a signal handler) that icRodWorld_Step looks at before every substep and
-/// stops on once it is non-zero; only read. NULL (default): none.
+/// stops on once it is non-zero (going back to the step's start); only read. NULL (default):
+/// none.
 void icRodWorld_SetInterrupt(icRodWorld *world, const volatile sig_atomic_t *flag);
+
+/// Bytes icRodWorld_SaveState writes for the world as it is now.
+size_t icRodWorld_GetStateSize(const icRodWorld *world);
+/// Writes the rods' state (clock, positions, radii, frames, their velocities, the current
+/// rest lengths and the bundles' warm starts) and a hash of their model to bytes[size], for a
+/// checkpoint. IC_ERR_INVALID_ARGUMENT unless size is icRodWorld_GetStateSize's,
+/// IC_ERR_NOT_FINITE for a state holding NaN or infinity.
+icResult icRodWorld_SaveState(const icRodWorld *world, void *bytes, size_t size);
+/// Restores a state saved from the same rods (same scene and settings), checked whole first so
+/// that the world is unchanged on error: IC_ERR_PARSE (not a rod state, wrong size),
+/// IC_ERR_UNSUPPORTED (another version), IC_ERR_BAD_VALUE (other rods, or values no run makes:
+/// a negative clock, radii <= 0, positions beyond 1e6 m, speeds beyond 1e6 m/s, frames that are
+/// not unit quaternions), with diag saying which.
+icResult icRodWorld_LoadState(icRodWorld *world, const void *bytes, size_t size,
+                              icDiagnostic *diag);
+/// Hash of the settings and rest data a state belongs to (what icRodWorld_LoadState checks).
+uint64_t icRodWorld_HashModel(const icRodWorld *world);
+/// Hash of the state's bits (the same for any worker count and after a restore).
+uint64_t icRodWorld_HashState(const icRodWorld *world);
 
 // ---------------------------------------------------------------------------------------
 // Triangle surfaces (procedural meshes, skins, pill outlines).

@@ -189,6 +189,9 @@ struct icRodWorld {
     icRodWork work;
     bool workReady; ///< work arrays match the model's sizes
     const volatile sig_atomic_t *interrupt; ///< icRodWorld_SetInterrupt's flag; NULL: none
+    uint8_t *stepStart;       ///< with a flag set: the state at the step's start
+                              ///< (icRodWorld_SaveState bytes) to go back to when it stops
+    size_t stepStartCapacity; ///< bytes allocated there
 };
 
 // Jacobi accumulation (Angles et al. 2019, sec. 7).

@@ -272,6 +272,20 @@ static icResult substep(icRodWorld *w, icReal h, icRodStepStats *st) {
     return IC_OK;
 }
 
+// The state at the step's start, kept while an interrupt flag is set; false when it cannot be
+// (no memory, a state that is not finite): the step then stops where it is.
+static bool keepStepStart(icRodWorld *w) {
+    size_t size = icRodWorld_GetStateSize(w);
+    if (size > w->stepStartCapacity) {
+        uint8_t *bytes = icAlloc(size);
+        if (!bytes) return false;
+        icFree(w->stepStart);
+        w->stepStart = bytes;
+        w->stepStartCapacity = size;
+    }
+    return icRodWorld_SaveState(w, w->stepStart, size) == IC_OK;
+}
+
 icResult icRodWorld_Step(icRodWorld *w, icReal dt, icRodStepStats *stats) {
     IC_ASSERT(w);
     icRodStepStats local;
@@ -282,16 +296,19 @@ icResult icRodWorld_Step(icRodWorld *w, icReal dt, icRodStepStats *stats) {
     if (e == IC_OK) e = icRod_EnsurePool(w);
     if (e != IC_OK) return e;
     double start = icNowMs();
+    bool kept = w->interrupt && keepStepStart(w);
     icReal h = dt / w->def.substeps;
     for (int s = 0; s < w->def.substeps; ++s) {
-        // One look per substep at the caller's flag (a signal): rods keep no copy to go back
-        // to, so the state is that of the last whole substep.
+        // One look per substep at the caller's flag (a signal).
         if (w->interrupt && *w->interrupt) {
             e = IC_ERR_INTERRUPTED;
             break;
         }
         if ((e = substep(w, h, stats)) != IC_OK) break;
     }
+    // Back to the step's start, so that the rods stand at a whole step (a checkpoint's).
+    if (e == IC_ERR_INTERRUPTED && kept)
+        (void)icRodWorld_LoadState(w, w->stepStart, icRodWorld_GetStateSize(w), NULL);
     if (e == IC_OK) stats->maxPenetration = icRod_MaxPenetration(w);
     stats->msTotal = icNowMs() - start;
     return e;

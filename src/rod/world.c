@@ -104,6 +104,7 @@ void icDestroyRodWorld(icRodWorld *w) {
                       m->radius,     m->smooth,      m->bilap,      m->volume,    m->bundles,
                       m->bundleRods, m->slices,      m->planes,     m->bones,     m->links};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) icFree(arrays[i]);
+    icFree(w->stepStart);
     for (int s = 0; s < m->skinCount; ++s) {
         icRodSkin *k = &m->skins[s];
         icFree(k->triangles);

@@ -12,17 +12,33 @@
 #include <stdio.h>
 #include <string.h>
 
-// Run block (little-endian): u32 version (1), u32 reserved (0), i64 frame, f64 solver
+// Run block (little-endian): u32 version (2), u32 reserved (0), i64 frame, f64 solver
 // seconds, f64 min V/V0, f64 max V/V0, i64 sweeps, i64 frames not converged, i64 output
-// count n, then n x (i64 frame, f64 time).
-#define IC_RUN_VERSION 1u
+// count n, then n x (i64 frame, f64 time); then the rods: i64 rod output count m, m x (i64
+// frame, f64 time), i64 rod state bytes b and the bytes, zero-padded to whole words (b = 0
+// without rods). Version 1 ends after the output list (no rods).
+#define IC_RUN_VERSION 2u
 #define IC_RUN_FIXED 64u
 
 void icRunCheckpoint_Destroy(icRunCheckpoint *run) {
     if (!run) return;
     icFree(run->outputFrames);
     icFree(run->outputTimes);
+    icFree(run->rodOutputFrames);
+    icFree(run->rodOutputTimes);
+    icFree(run->rodState);
     memset(run, 0, sizeof *run);
+}
+
+static size_t wordsFor(size_t bytes) { return (bytes + 7) / 8 * 8; }
+
+// Writes a list of n (frame, time) pairs at p; returns the end.
+static uint8_t *putList(uint8_t *p, int n, const int *frames, const icReal *times) {
+    for (int i = 0; i < n; ++i, p += 16) {
+        icBytes_Put64(p, (uint64_t)frames[i]);
+        icBytes_PutReal(p + 8, times[i]);
+    }
+    return p;
 }
 
 icResult icCheckpoint_Write(const char *path, const icWorld *world, const icRunCheckpoint *run,
@@ -32,9 +48,13 @@ icResult icCheckpoint_Write(const char *path, const icWorld *world, const icRunC
     uint8_t *block = NULL;
     size_t blockSize = 0;
     if (run) {
-        if (run->outputCount < 0 || (run->outputCount > 0 && (!run->outputFrames || !run->outputTimes)))
+        if (run->outputCount < 0 || (run->outputCount > 0 && (!run->outputFrames || !run->outputTimes)) ||
+            run->rodOutputCount < 0 ||
+            (run->rodOutputCount > 0 && (!run->rodOutputFrames || !run->rodOutputTimes)) ||
+            (run->rodStateSize > 0 && !run->rodState))
             return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, path, 0, "bad run block");
-        blockSize = IC_RUN_FIXED + 16 * (size_t)run->outputCount;
+        blockSize = IC_RUN_FIXED + 16 * (size_t)run->outputCount + 8 +
+                    16 * (size_t)run->rodOutputCount + 8 + wordsFor(run->rodStateSize);
         block = icAllocZero(blockSize);
         if (!block) return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
         icBytes_Put64(block, IC_RUN_VERSION);
@@ -45,10 +65,12 @@ icResult icCheckpoint_Write(const char *path, const icWorld *world, const icRunC
         icBytes_Put64(block + 40, (uint64_t)(int64_t)run->sweepsTotal);
         icBytes_Put64(block + 48, (uint64_t)run->notConverged);
         icBytes_Put64(block + 56, (uint64_t)run->outputCount);
-        for (int i = 0; i < run->outputCount; ++i) {
-            icBytes_Put64(block + IC_RUN_FIXED + 16 * (size_t)i, (uint64_t)run->outputFrames[i]);
-            icBytes_PutReal(block + IC_RUN_FIXED + 16 * (size_t)i + 8, run->outputTimes[i]);
-        }
+        uint8_t *p = putList(block + IC_RUN_FIXED, run->outputCount, run->outputFrames,
+                             run->outputTimes);
+        icBytes_Put64(p, (uint64_t)run->rodOutputCount);
+        p = putList(p + 8, run->rodOutputCount, run->rodOutputFrames, run->rodOutputTimes);
+        icBytes_Put64(p, (uint64_t)run->rodStateSize);
+        if (run->rodStateSize) memcpy(p + 8, run->rodState, run->rodStateSize);
     }
     void *data = NULL;
     size_t size = 0;
@@ -70,22 +92,70 @@ icResult icCheckpoint_Write(const char *path, const icWorld *world, const icRunC
     return r;
 }
 
+// A list of count (frame, time) pairs at p: frames increase, none lies past the checkpoint's
+// frame, and their times (the clock at each frame) increase from 0.
+static icResult readList(const char *name, const uint8_t *p, int count, uint64_t last,
+                         const char *what, int **framesOut, icReal **timesOut, icDiagnostic *diag) {
+    int *frames = IC_ALLOC(int, count + 1);
+    icReal *times = IC_ALLOC(icReal, count + 1);
+    if (!frames || !times) {
+        icFree(frames);
+        icFree(times);
+        return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, name, 0, "out of memory");
+    }
+    for (int i = 0; i < count; ++i) {
+        uint64_t f = icBytes_Get64(p + 16 * (size_t)i);
+        double t = icBytes_GetReal(p + 16 * (size_t)i + 8);
+        if (f > last || (i > 0 && f <= (uint64_t)frames[i - 1]) || !isfinite(t) || t < 0 ||
+            (i > 0 && t <= times[i - 1])) {
+            icFree(frames);
+            icFree(times);
+            return icDiag_Set(diag, IC_ERR_PARSE, name, 0,
+                              "checkpoint run block lists %s %llu (at %g s) out of order", what,
+                              (unsigned long long)f, t);
+        }
+        frames[i] = (int)f;
+        times[i] = t;
+    }
+    *framesOut = frames;
+    *timesOut = times;
+    return IC_OK;
+}
+
 // The run block, checked before anything is kept.
 static icResult readRun(const char *name, const uint8_t *p, size_t size, icRunCheckpoint *run,
                         icDiagnostic *diag) {
     if (!p || size < IC_RUN_FIXED)
         return icDiag_Set(diag, IC_ERR_PARSE, name, 0,
                           "checkpoint has no run block (it was not written by a scene run)");
-    if (icBytes_Get64(p) != IC_RUN_VERSION)
+    uint64_t version = icBytes_Get64(p);
+    if (version != 1 && version != IC_RUN_VERSION)
         return icDiag_Set(diag, IC_ERR_UNSUPPORTED, name, 0,
                           "checkpoint run block version %llu is not supported",
-                          (unsigned long long)icBytes_Get64(p));
+                          (unsigned long long)version);
     uint64_t frame = icBytes_Get64(p + 8), count = icBytes_Get64(p + 56);
     uint64_t sweeps = icBytes_Get64(p + 40), notConverged = icBytes_Get64(p + 48);
     double seconds = icBytes_GetReal(p + 16), lo = icBytes_GetReal(p + 24), hi = icBytes_GetReal(p + 32);
-    if (frame > INT_MAX || notConverged > frame || sweeps > (uint64_t)LONG_MAX ||
-        count > frame + 1 || count != (size - IC_RUN_FIXED) / 16 ||
-        (size - IC_RUN_FIXED) % 16 != 0)
+    // The sections after the fixed part, each checked against the bytes left.
+    size_t left = size - IC_RUN_FIXED, rodListAt = 0, rodStateAt = 0;
+    uint64_t rodCount = 0, rodBytes = 0;
+    bool consistent = frame <= INT_MAX && notConverged <= frame && sweeps <= (uint64_t)LONG_MAX &&
+                      count <= frame + 1 && count <= left / 16;
+    if (consistent) left -= 16 * count;
+    if (consistent && version >= 2) {
+        consistent = left >= 8;
+        if (consistent) rodCount = icBytes_Get64(p + size - left), left -= 8;
+        rodListAt = size - left;
+        consistent = consistent && rodCount <= frame + 1 && rodCount <= left / 16;
+        if (consistent) left -= 16 * rodCount;
+        consistent = consistent && left >= 8;
+        if (consistent) rodBytes = icBytes_Get64(p + size - left), left -= 8;
+        rodStateAt = size - left;
+        consistent = consistent && rodBytes <= left && wordsFor(rodBytes) == left;
+        for (size_t k = rodBytes; consistent && k < left; ++k) consistent = p[rodStateAt + k] == 0;
+        if (consistent) left = 0;
+    }
+    if (!consistent || left != 0)
         return icDiag_Set(diag, IC_ERR_PARSE, name, 0,
                           "checkpoint run block is inconsistent (frame %llu, %llu frames listed, "
                           "%llu bytes)",
@@ -101,39 +171,32 @@ static icResult readRun(const char *name, const uint8_t *p, size_t size, icRunCh
                           "checkpoint run block figures are impossible (solver time %g s, V/V0 "
                           "from %g to %g)",
                           seconds, lo, hi);
-    int n = (int)count;
-    int *frames = IC_ALLOC(int, n + 1);
-    icReal *times = IC_ALLOC(icReal, n + 1);
-    if (!frames || !times) {
-        icFree(frames);
-        icFree(times);
-        return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, name, 0, "out of memory");
+    icRunCheckpoint r;
+    memset(&r, 0, sizeof r);
+    icResult e = readList(name, p + IC_RUN_FIXED, (int)count, frame, "frame", &r.outputFrames,
+                          &r.outputTimes, diag);
+    if (e == IC_OK)
+        e = readList(name, p + rodListAt, (int)rodCount, frame, "rod frame", &r.rodOutputFrames,
+                     &r.rodOutputTimes, diag);
+    if (e == IC_OK && rodBytes > 0) {
+        r.rodState = icAlloc(rodBytes);
+        if (r.rodState) memcpy(r.rodState, p + rodStateAt, rodBytes);
+        else e = icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, name, 0, "out of memory");
     }
-    for (int i = 0; i < n; ++i) {
-        uint64_t f = icBytes_Get64(p + IC_RUN_FIXED + 16 * (size_t)i);
-        double t = icBytes_GetReal(p + IC_RUN_FIXED + 16 * (size_t)i + 8);
-        // Listed frames increase, none lies past the checkpoint's frame, and their times
-        // (frame x dt) increase from 0.
-        if (f > frame || (i > 0 && f <= (uint64_t)frames[i - 1]) || !isfinite(t) || t < 0 ||
-            (i > 0 && t <= times[i - 1])) {
-            icFree(frames);
-            icFree(times);
-            return icDiag_Set(diag, IC_ERR_PARSE, name, 0,
-                              "checkpoint run block lists frame %llu (at %g s) out of order",
-                              (unsigned long long)f, t);
-        }
-        frames[i] = (int)f;
-        times[i] = t;
+    if (e != IC_OK) {
+        icRunCheckpoint_Destroy(&r);
+        return e;
     }
-    run->frame = (int)frame;
-    run->solverSeconds = seconds;
-    run->volumeRatioMin = lo;
-    run->volumeRatioMax = hi;
-    run->sweepsTotal = (long)sweeps;
-    run->notConverged = (int)notConverged;
-    run->outputCount = n;
-    run->outputFrames = frames;
-    run->outputTimes = times;
+    r.frame = (int)frame;
+    r.solverSeconds = seconds;
+    r.volumeRatioMin = lo;
+    r.volumeRatioMax = hi;
+    r.sweepsTotal = (long)sweeps;
+    r.notConverged = (int)notConverged;
+    r.outputCount = (int)count;
+    r.rodOutputCount = (int)rodCount;
+    r.rodStateSize = (size_t)rodBytes;
+    *run = r;
     return IC_OK;
 }
 

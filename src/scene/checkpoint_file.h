@@ -16,13 +16,19 @@ typedef struct icRunCheckpoint {
     int outputCount;       ///< frames listed in the .pvd so far
     int *outputFrames;     ///< (outputCount) their numbers
     icReal *outputTimes;   ///< (outputCount) their times, s
+    int rodOutputCount;    ///< rod frames listed in rods.pvd so far (the rods' own clock)
+    int *rodOutputFrames;  ///< (rodOutputCount) their numbers
+    icReal *rodOutputTimes; ///< (rodOutputCount) their times, s
+    uint8_t *rodState;     ///< the rods' icRodWorld_SaveState bytes; NULL: a scene without rods
+    size_t rodStateSize;   ///< their size
 } icRunCheckpoint;
 
 /// Writes world and run (NULL: no run block) to path atomically, creating its folder.
 icResult icCheckpoint_Write(const char *path, const icWorld *world, const icRunCheckpoint *run,
                             icDiagnostic *diag);
 /// Restores world from path and fills run (NULL: ignored; free with icRunCheckpoint_Destroy).
-/// The world is unchanged unless the whole file checks out. Errors name the file.
+/// The world is unchanged unless the whole file checks out; the rods' state is only read into
+/// run (the caller restores it with icRodWorld_LoadState). Errors name the file.
 icResult icCheckpoint_Read(const char *path, icWorld *world, icRunCheckpoint *run,
                            icDiagnostic *diag);
 /// Parses a checkpoint held in memory (the fuzz target's entry); name is used in messages.

@@ -94,8 +94,17 @@ static icResult writeObj(const char *path, int nv, const icReal *x, int nt, cons
     return icSaveSurfaceObj(path, &s, diag);
 }
 
+// The file names of one frame's three outputs.
+static void nameFrame(icSceneRodOutput *out, int index, int frame) {
+    char *name = out->names + 32 * (3 * index);
+    snprintf(name, 32, "rods_%05d.vtu", frame);
+    snprintf(name + 32, 32, "pills_%05d.vtu", frame);
+    snprintf(name + 64, 32, "skin_%05d.vtu", frame);
+}
+
 icResult icSceneRods_Open(icSceneRodOutput *out, const icScene *scene, const char *dir, int frames,
-                          int every, bool write, icDiagnostic *diag) {
+                          int every, bool write, int listed, const int *listedFrames,
+                          const icReal *listedTimes, icDiagnostic *diag) {
     memset(out, 0, sizeof *out);
     if (!scene->rods || !write || (!scene->writeVtu && !scene->writeObj)) return IC_OK;
     out->active = true;
@@ -105,11 +114,23 @@ icResult icSceneRods_Open(icSceneRodOutput *out, const icScene *scene, const cha
     out->capacity = frames / (every > 0 ? every : 1) + 2;
     out->names = IC_ALLOC_ZERO(char, 3 * 32 * (size_t)out->capacity);
     out->times = IC_ALLOC(icReal, (size_t)out->capacity);
-    if (!out->names || !out->times) {
+    out->frames = IC_ALLOC(int, (size_t)out->capacity);
+    if (!out->names || !out->times || !out->frames) {
         icSceneRods_Close(out);
         return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, dir, 0, "cannot allocate rod outputs");
     }
-    return icSceneRods_Frame(out, (icScene *)scene, 0, diag);
+    if (listed < 0) return icSceneRods_Frame(out, (icScene *)scene, 0, diag);
+    // A last frame off the output grid (a run stopped early by --frames) is written again.
+    for (int i = 0; i < listed; ++i) {
+        if (listedFrames[i] % (every > 0 ? every : 1) != 0) continue;
+        if (out->count >= out->capacity)
+            return icDiag_Set(diag, IC_ERR_BAD_VALUE, dir, 0,
+                              "checkpoint lists %d rod frames, more than this run writes", listed);
+        nameFrame(out, out->count, listedFrames[i]);
+        out->frames[out->count] = listedFrames[i];
+        out->times[out->count++] = listedTimes[i];
+    }
+    return IC_OK;
 }
 
 // Rewrites the three .pvd lists (files relative to the output folder).
@@ -137,8 +158,8 @@ icResult icSceneRods_Frame(icSceneRodOutput *out, icScene *scene, int frame, icD
     icResult e = IC_OK;
     int nv = icRodWorld_GetVertexCount(w), ns = icRodWorld_GetSegmentCount(w);
     char *name = out->names + 32 * (3 * out->count);
+    nameFrame(out, out->count, frame);
     if (out->vtu) {
-        snprintf(name, 32, "rods_%05d.vtu", frame);
         snprintf(path, sizeof path, "%s/%s", out->dir, name);
         icField fields[2] = {{"radius", 1, icRodWorld_GetRadii(w)},
                              {"velocity", 3, icRodWorld_GetVelocities(w)}};
@@ -149,7 +170,6 @@ icResult icSceneRods_Frame(icSceneRodOutput *out, icScene *scene, int frame, icD
     if (e == IC_OK && (e = icRodWorld_PillSurface(w, 12, &pills)) != IC_OK)
         return icDiag_Set(diag, e, out->dir, 0, "cannot build the pill surfaces");
     if (e == IC_OK && out->vtu) {
-        snprintf(name + 32, 32, "pills_%05d.vtu", frame);
         snprintf(path, sizeof path, "%s/%s", out->dir, name + 32);
         e = writeCells(path, pills.vertexCount, pills.positions, pills.triangleCount, 3,
                        pills.triangles, IC_VTK_TRIANGLE, NULL, 0, diag);
@@ -186,7 +206,6 @@ icResult icSceneRods_Frame(icSceneRodOutput *out, icScene *scene, int frame, icD
             ot += t;
         }
         if (e == IC_OK && out->vtu) {
-            snprintf(name + 64, 32, "skin_%05d.vtu", frame);
             snprintf(path, sizeof path, "%s/%s", out->dir, name + 64);
             e = writeCells(path, tv, x, tt, 3, tri, IC_VTK_TRIANGLE, NULL, 0, diag);
         }
@@ -198,6 +217,7 @@ icResult icSceneRods_Frame(icSceneRodOutput *out, icScene *scene, int frame, icD
         icFree(tri);
     }
     if (e != IC_OK) return e;
+    out->frames[out->count] = frame;
     out->times[out->count++] = icRodWorld_GetTime(w);
     return out->vtu ? writeLists(out, skins, diag) : IC_OK;
 }
@@ -205,5 +225,6 @@ icResult icSceneRods_Frame(icSceneRodOutput *out, icScene *scene, int frame, icD
 void icSceneRods_Close(icSceneRodOutput *out) {
     icFree(out->names);
     icFree(out->times);
+    icFree(out->frames);
     memset(out, 0, sizeof *out);
 }

@@ -18,12 +18,15 @@ typedef struct icSceneRodOutput {
     int count, capacity;
     char *names;   ///< (capacity x 3 x 32): rods, pills, skin file names
     icReal *times; ///< (capacity)
+    int *frames;   ///< (capacity) frame numbers (for checkpoints)
 } icSceneRodOutput;
 
 /// Prepares the outputs (nothing when the scene has no rods or write is false) and writes
-/// frame 0.
+/// frame 0; or, resuming (listed >= 0), lists the frames a checkpointed run wrote (those on
+/// the output grid of `every`) instead.
 icResult icSceneRods_Open(icSceneRodOutput *out, const icScene *scene, const char *dir, int frames,
-                          int every, bool write, icDiagnostic *diag);
+                          int every, bool write, int listed, const int *listedFrames,
+                          const icReal *listedTimes, icDiagnostic *diag);
 /// Steps the rods by the scene's dt (IC_OK when there are none); IC_ERR_NUMERICAL on NaN.
 icResult icSceneRods_Step(icScene *scene);
 /// Writes frame `frame` of the rods.

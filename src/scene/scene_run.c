@@ -144,20 +144,58 @@ static void measureTets(icWorld *world, icReal *J, int tetCount, icRunSummary *s
     summary->invertedTetsFinal = inverted;
 }
 
-// A checkpoint after `frame`: the world's state, the frames listed so far, the figures.
-static icResult saveCheckpoint(const char *path, icWorld *world, const icRunOutput *o, int frame,
-                               double solverSeconds, const icRunSummary *summary,
-                               icDiagnostic *diag) {
-    icRunCheckpoint run = {frame,
-                           solverSeconds,
-                           summary->volumeRatioMin,
-                           summary->volumeRatioMax,
-                           summary->sweepsTotal,
-                           summary->notConverged,
-                           o->fileCount,
-                           o->frameNumbers,
-                           o->times};
-    return icCheckpoint_Write(path, world, &run, diag);
+// A checkpoint after `frame`: the world's and the rods' states, the frames listed so far, the
+// figures.
+static icResult saveCheckpoint(const char *path, const icScene *scene, const icRunOutput *o,
+                               const icSceneRodOutput *rodOut, int frame, double solverSeconds,
+                               const icRunSummary *summary, icDiagnostic *diag) {
+    icRunCheckpoint run;
+    memset(&run, 0, sizeof run);
+    run.frame = frame;
+    run.solverSeconds = solverSeconds;
+    run.volumeRatioMin = summary->volumeRatioMin;
+    run.volumeRatioMax = summary->volumeRatioMax;
+    run.sweepsTotal = summary->sweepsTotal;
+    run.notConverged = summary->notConverged;
+    run.outputCount = o->fileCount;
+    run.outputFrames = o->frameNumbers;
+    run.outputTimes = o->times;
+    run.rodOutputCount = rodOut->count;
+    run.rodOutputFrames = rodOut->frames;
+    run.rodOutputTimes = rodOut->times;
+    if (scene->rods) {
+        run.rodStateSize = icRodWorld_GetStateSize(scene->rods);
+        run.rodState = icAlloc(run.rodStateSize);
+        if (!run.rodState) return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
+        icResult r = icRodWorld_SaveState(scene->rods, run.rodState, run.rodStateSize);
+        if (r != IC_OK) {
+            icFree(run.rodState);
+            return icDiag_Set(diag, r, path, 0, "cannot make a checkpoint of the rods: %s",
+                              icResult_Message(r));
+        }
+    }
+    icResult r = icCheckpoint_Write(path, scene->world, &run, diag);
+    icFree(run.rodState);
+    return r;
+}
+
+// Resuming a scene with rods: their state from the checkpoint (checked whole first).
+static icResult restoreRods(icScene *scene, const icRunCheckpoint *run, const char *path,
+                            icDiagnostic *diag) {
+    if (!scene->rods && run->rodState)
+        return icDiag_Set(diag, IC_ERR_BAD_VALUE, path, 0,
+                          "checkpoint holds rods but this scene has none: same scene?");
+    if (!scene->rods) return IC_OK;
+    if (!run->rodState)
+        return icDiag_Set(diag, IC_ERR_BAD_VALUE, path, 0,
+                          "checkpoint holds no rods but this scene has them: same scene?");
+    icResult r = icRodWorld_LoadState(scene->rods, run->rodState, run->rodStateSize, diag);
+    if (r != IC_OK && diag) {
+        char message[sizeof diag->message];
+        snprintf(message, sizeof message, "%s", diag->message);
+        icDiag_Set(diag, r, path, 0, "checkpoint: %s", message);
+    }
+    return r;
 }
 
 // Resuming: the frames the checkpoint's run listed go back into the .pvd list, except a last
@@ -206,11 +244,12 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
             return icDiag_Set(diag, IC_ERR_UNSUPPORTED, opt.resumePath, 0,
                               "a run writing a pc2 point cache cannot be resumed (the cache is "
                               "written whole at the end); drop \"pc2\" from output.format");
-        if (scene->rods)
-            return icDiag_Set(diag, IC_ERR_UNSUPPORTED, opt.resumePath, 0,
-                              "rods are not checkpointed: a scene with rods cannot be resumed");
         icResult r = icCheckpoint_Read(opt.resumePath, world, &resume, diag);
-        if (r != IC_OK) return r;
+        if (r == IC_OK) r = restoreRods(scene, &resume, opt.resumePath, diag);
+        if (r != IC_OK) {
+            icRunCheckpoint_Destroy(&resume);
+            return r;
+        }
         if (resume.frame > frames) {
             int at = resume.frame; // read before the record is destroyed
             icRunCheckpoint_Destroy(&resume);
@@ -222,7 +261,10 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
         // frame after frame (at most about frame^2 x 2^-53 x dt).
         double expected = resume.frame * (double)scene->dt;
         double slack = (double)scene->dt * (0.5 + 2.3e-16 * resume.frame * (double)resume.frame);
-        double time = icWorld_GetTime(world);
+        // A scene of rods only keeps its clock in the rods (its tet world never steps).
+        double time = icWorld_GetVertexCount(world) == 0 && scene->rods
+                          ? icRodWorld_GetTime(scene->rods)
+                          : icWorld_GetTime(world);
         if (!(fabs(time - expected) <= slack)) {
             int at = resume.frame;
             icRunCheckpoint_Destroy(&resume);
@@ -262,12 +304,14 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
         result = icSurfaceOutput_Open(&surfaceOut, scene, world, out.dir, stem[0] ? stem : "scene",
                                       every, diag);
     }
-    // VIPER rods run beside the tet world (docs/viper.md); checkpoints do not hold them, so a
-    // scene with rods was refused a resume above.
+    // VIPER rods run beside the tet world (docs/viper.md); a resumed run lists the rod frames
+    // its checkpoint's run wrote.
     icSceneRodOutput rodOut;
     memset(&rodOut, 0, sizeof rodOut);
     if (result == IC_OK)
-        result = icSceneRods_Open(&rodOut, scene, out.dir, frames, every, write, diag);
+        result = icSceneRods_Open(&rodOut, scene, out.dir, frames, every, write,
+                                  opt.resumePath ? resume.rodOutputCount : -1,
+                                  resume.rodOutputFrames, resume.rodOutputTimes, diag);
     int firstFrame = opt.resumePath ? resume.frame + 1 : 1;
     if (result == IC_OK && opt.resumePath && writeVtu)
         result = restoreFrameList(&out, &resume, every, opt.resumePath, diag);
@@ -320,9 +364,12 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
                 step = IC_OK;
             }
         }
-        // The tet world is back at the previous frame (icWorld_SetInterrupt).
+        // The tet world is back at the previous frame (icWorld_SetInterrupt), and the rods
+        // have not stepped; or the rods went back to the previous frame
+        // (icRodWorld_SetInterrupt) after the tets stepped.
         bool tetsUndone = step == IC_ERR_INTERRUPTED;
         if (step == IC_OK) step = icSceneRods_Step(scene);
+        bool rodsUndone = !tetsUndone && step == IC_ERR_INTERRUPTED;
         solverSeconds += nowSeconds() - start;
         // An undone frame's sweeps are not in the state a checkpoint resumes from.
         if (step != IC_ERR_INTERRUPTED) summary->sweepsTotal += stats.sweeps;
@@ -330,13 +377,14 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
         ratio = icWorld_GetVolumeRatio(world);
         summary->volumeRatioFinal = ratio;
         // A signal during the frame: the run stops at the previous frame, whose files are
-        // written. Its checkpoint is written when the world is back there (rods, never
-        // checkpointed, stop where they were).
+        // written. Its checkpoint is written when everything is back there: not when the rods
+        // went back after the tets had stepped.
         if (step == IC_ERR_INTERRUPTED) {
-            bool checkpoint = tetsUndone && !scene->rods && opt.checkpointPath;
+            bool whole = tetsUndone || (rodsUndone && icWorld_GetVertexCount(world) == 0);
+            bool checkpoint = whole && opt.checkpointPath;
             if (checkpoint)
-                result = saveCheckpoint(opt.checkpointPath, world, &out, frame - 1, solverSeconds,
-                                        summary, diag);
+                result = saveCheckpoint(opt.checkpointPath, scene, &out, &rodOut, frame - 1,
+                                        solverSeconds, summary, diag);
             if (result == IC_OK)
                 result = icDiag_Set(diag, IC_ERR_INTERRUPTED, name, 0,
                                     "interrupted during frame %d of %d: the run stops after frame "
@@ -403,8 +451,8 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
         bool interrupted = opt.interrupt && *opt.interrupt && frame < frames;
         if (result == IC_OK && opt.checkpointPath &&
             ((opt.checkpointEvery > 0 && frame % opt.checkpointEvery == 0) || interrupted))
-            result = saveCheckpoint(opt.checkpointPath, world, &out, frame, solverSeconds, summary,
-                                    diag);
+            result = saveCheckpoint(opt.checkpointPath, scene, &out, &rodOut, frame, solverSeconds,
+                                    summary, diag);
         if (result == IC_OK && interrupted) {
             result = icDiag_Set(diag, IC_ERR_INTERRUPTED, name, 0,
                                 "interrupted after frame %d of %d%s%s", frame, frames,
