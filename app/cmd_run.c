@@ -313,11 +313,11 @@ static void printSummary(const icScene *scene, const icRunSummary *s, int frames
         printf("rods           %d rods, %d segments, %d vertices, %d worker%s\n", rodCount,
                icRodWorld_GetSegmentCount(rods), icRodWorld_GetVertexCount(rods),
                icRodWorld_GetWorkerCount(rods), icRodWorld_GetWorkerCount(rods) == 1 ? "" : "s");
-        icReal rest = icRodWorld_GetVolume(rods, 0, rodCount, true);
-        if (rest > 0) {
-            char v[32];
-            printf("rod volume     V/V0 %s at the end\n",
-                   fixed6(icRodWorld_GetVolume(rods, 0, rodCount, false) / rest, v));
+        if (icRodWorld_GetVolume(rods, 0, rodCount, true) > 0) {
+            char a[32], b[32], c[32];
+            printf("rod volume     V/V0 final %s, min %s, max %s\n",
+                   fixed6(s->rodVolumeRatioFinal, a), fixed6(s->rodVolumeRatioMin, b),
+                   fixed6(s->rodVolumeRatioMax, c));
         }
     }
     if (sweep) printSweep(sweep);

@@ -196,6 +196,14 @@ typedef struct icRunSummary {
                             ///< iterations) before its tolerance
     icHealthStats health;   ///< the world's health checks at the end (counts since creation,
                             ///< carried over a checkpoint)
+    //!@{
+    int rods, rodSegments, rodVertices; ///< the scene's VIPER rods (all 0 without rods)
+    //!@}
+    //!@{
+    icReal rodVolumeRatioFinal, rodVolumeRatioMin, rodVolumeRatioMax; ///< the rods' pill volume
+                                        ///< over its rest volume (icRodWorld_GetVolume) at the
+                                        ///< end, and its extremes over the frames (1 without)
+    //!@}
 } icRunSummary;
 
 /// Runs the scene's frames from its current state, writing frames and a .pvd as asked.
@@ -207,7 +215,8 @@ icResult icSaveCheckpoint(const char *path, const icWorld *world, icDiagnostic *
 /// first, so on any error (codes of icWorld_LoadCheckpoint, IC_ERR_IO) the world is unchanged.
 icResult icLoadCheckpoint(const char *path, icWorld *world, icDiagnostic *diag);
 
-/// Writes the summary as JSON (keys named as the fields, snake_case), atomically.
+/// Writes the summary as JSON (keys named as the fields, snake_case; the rod keys only for a
+/// scene with rods), atomically.
 icResult icWriteRunSummary(const char *path, const icRunSummary *summary, icDiagnostic *diag);
 
 #pragma GCC visibility pop

@@ -15,8 +15,9 @@
 // Run block (little-endian): u32 version (2), u32 reserved (0), i64 frame, f64 solver
 // seconds, f64 min V/V0, f64 max V/V0, i64 sweeps, i64 frames not converged, i64 output
 // count n, then n x (i64 frame, f64 time); then the rods: i64 rod output count m, m x (i64
-// frame, f64 time), i64 rod state bytes b and the bytes, zero-padded to whole words (b = 0
-// without rods). Version 1 ends after the output list (no rods).
+// frame, f64 time), f64 min and max rod V/V0, i64 rod state bytes b and the bytes,
+// zero-padded to whole words (b = 0 without rods). Version 1 ends after the output list (no
+// rods).
 #define IC_RUN_VERSION 2u
 #define IC_RUN_FIXED 64u
 
@@ -54,7 +55,7 @@ icResult icCheckpoint_Write(const char *path, const icWorld *world, const icRunC
             (run->rodStateSize > 0 && !run->rodState))
             return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, path, 0, "bad run block");
         blockSize = IC_RUN_FIXED + 16 * (size_t)run->outputCount + 8 +
-                    16 * (size_t)run->rodOutputCount + 8 + wordsFor(run->rodStateSize);
+                    16 * (size_t)run->rodOutputCount + 24 + wordsFor(run->rodStateSize);
         block = icAllocZero(blockSize);
         if (!block) return icDiag_Set(diag, IC_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
         icBytes_Put64(block, IC_RUN_VERSION);
@@ -69,8 +70,10 @@ icResult icCheckpoint_Write(const char *path, const icWorld *world, const icRunC
                              run->outputTimes);
         icBytes_Put64(p, (uint64_t)run->rodOutputCount);
         p = putList(p + 8, run->rodOutputCount, run->rodOutputFrames, run->rodOutputTimes);
-        icBytes_Put64(p, (uint64_t)run->rodStateSize);
-        if (run->rodStateSize) memcpy(p + 8, run->rodState, run->rodStateSize);
+        icBytes_PutReal(p, run->rodVolumeRatioMin);
+        icBytes_PutReal(p + 8, run->rodVolumeRatioMax);
+        icBytes_Put64(p + 16, (uint64_t)run->rodStateSize);
+        if (run->rodStateSize) memcpy(p + 24, run->rodState, run->rodStateSize);
     }
     void *data = NULL;
     size_t size = 0;
@@ -139,6 +142,7 @@ static icResult readRun(const char *name, const uint8_t *p, size_t size, icRunCh
     // The sections after the fixed part, each checked against the bytes left.
     size_t left = size - IC_RUN_FIXED, rodListAt = 0, rodStateAt = 0;
     uint64_t rodCount = 0, rodBytes = 0;
+    double rodLo = 1, rodHi = 1;
     bool consistent = frame <= INT_MAX && notConverged <= frame && sweeps <= (uint64_t)LONG_MAX &&
                       count <= frame + 1 && count <= left / 16;
     if (consistent) left -= 16 * count;
@@ -148,8 +152,13 @@ static icResult readRun(const char *name, const uint8_t *p, size_t size, icRunCh
         rodListAt = size - left;
         consistent = consistent && rodCount <= frame + 1 && rodCount <= left / 16;
         if (consistent) left -= 16 * rodCount;
-        consistent = consistent && left >= 8;
-        if (consistent) rodBytes = icBytes_Get64(p + size - left), left -= 8;
+        consistent = consistent && left >= 24;
+        if (consistent) {
+            rodLo = icBytes_GetReal(p + size - left);
+            rodHi = icBytes_GetReal(p + size - left + 8);
+            rodBytes = icBytes_Get64(p + size - left + 16);
+            left -= 24;
+        }
         rodStateAt = size - left;
         consistent = consistent && rodBytes <= left && wordsFor(rodBytes) == left;
         for (size_t k = rodBytes; consistent && k < left; ++k) consistent = p[rodStateAt + k] == 0;
@@ -161,16 +170,17 @@ static icResult readRun(const char *name, const uint8_t *p, size_t size, icRunCh
                           "%llu bytes)",
                           (unsigned long long)frame, (unsigned long long)count,
                           (unsigned long long)size);
-    if (!isfinite(seconds) || !isfinite(lo) || !isfinite(hi))
+    if (!isfinite(seconds) || !isfinite(lo) || !isfinite(hi) || !isfinite(rodLo) ||
+        !isfinite(rodHi))
         return icDiag_Set(diag, IC_ERR_NOT_FINITE, name, 0,
                           "checkpoint run block holds NaN or infinite figures");
     // A run's clock and its V/V0 extremes are figures it measured: solver time is never
     // negative, and the smallest ratio is never above the largest.
-    if (seconds < 0 || lo > hi)
+    if (seconds < 0 || lo > hi || rodLo > rodHi)
         return icDiag_Set(diag, IC_ERR_BAD_VALUE, name, 0,
                           "checkpoint run block figures are impossible (solver time %g s, V/V0 "
-                          "from %g to %g)",
-                          seconds, lo, hi);
+                          "from %g to %g, rod V/V0 from %g to %g)",
+                          seconds, lo, hi, rodLo, rodHi);
     icRunCheckpoint r;
     memset(&r, 0, sizeof r);
     icResult e = readList(name, p + IC_RUN_FIXED, (int)count, frame, "frame", &r.outputFrames,
@@ -196,6 +206,8 @@ static icResult readRun(const char *name, const uint8_t *p, size_t size, icRunCh
     r.outputCount = (int)count;
     r.rodOutputCount = (int)rodCount;
     r.rodStateSize = (size_t)rodBytes;
+    r.rodVolumeRatioMin = rodLo;
+    r.rodVolumeRatioMax = rodHi;
     *run = r;
     return IC_OK;
 }

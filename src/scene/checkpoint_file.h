@@ -19,6 +19,7 @@ typedef struct icRunCheckpoint {
     int rodOutputCount;    ///< rod frames listed in rods.pvd so far (the rods' own clock)
     int *rodOutputFrames;  ///< (rodOutputCount) their numbers
     icReal *rodOutputTimes; ///< (rodOutputCount) their times, s
+    icReal rodVolumeRatioMin, rodVolumeRatioMax; ///< the rods' V/V0 extremes so far (1: none)
     uint8_t *rodState;     ///< the rods' icRodWorld_SaveState bytes; NULL: a scene without rods
     size_t rodStateSize;   ///< their size
 } icRunCheckpoint;

@@ -42,6 +42,14 @@ icResult icWriteRunSummary(const char *path, const icRunSummary *summary, icDiag
     fprintf(fp, "  \"nan\": %s,\n", summary->nan ? "true" : "false");
     fprintf(fp, "  \"sweeps_total\": %ld,\n", summary->sweepsTotal);
     fprintf(fp, "  \"not_converged\": %d,\n", summary->notConverged);
+    if (summary->rods > 0) {
+        fprintf(fp, "  \"rods\": %d,\n", summary->rods);
+        fprintf(fp, "  \"rod_segments\": %d,\n", summary->rodSegments);
+        fprintf(fp, "  \"rod_vertices\": %d,\n", summary->rodVertices);
+        writeNumber(fp, "rod_volume_ratio_final", summary->rodVolumeRatioFinal, false);
+        writeNumber(fp, "rod_volume_ratio_min", summary->rodVolumeRatioMin, false);
+        writeNumber(fp, "rod_volume_ratio_max", summary->rodVolumeRatioMax, false);
+    }
     // The world's health checks (docs/reliability.md), flat keys for scripts.
     const icHealthStats *h = &summary->health;
     fprintf(fp, "  \"health_steps\": %lld,\n", (long long)h->steps);

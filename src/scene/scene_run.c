@@ -163,6 +163,8 @@ static icResult saveCheckpoint(const char *path, const icScene *scene, const icR
     run.rodOutputCount = rodOut->count;
     run.rodOutputFrames = rodOut->frames;
     run.rodOutputTimes = rodOut->times;
+    run.rodVolumeRatioMin = summary->rodVolumeRatioMin;
+    run.rodVolumeRatioMax = summary->rodVolumeRatioMax;
     if (scene->rods) {
         run.rodStateSize = icRodWorld_GetStateSize(scene->rods);
         run.rodState = icAlloc(run.rodStateSize);
@@ -323,6 +325,18 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
 
     icReal ratio = icWorld_GetVolumeRatio(world);
     summary->volumeRatioMin = summary->volumeRatioMax = summary->volumeRatioFinal = ratio;
+    icReal rodRest = 0;
+    bool rodsOnly = scene->rods && icWorld_GetVertexCount(world) == 0;
+    summary->rodVolumeRatioMin = summary->rodVolumeRatioMax = summary->rodVolumeRatioFinal = 1;
+    if (scene->rods) {
+        const icRodWorld *rods = scene->rods;
+        summary->rods = icRodWorld_GetRodCount(rods);
+        summary->rodSegments = icRodWorld_GetSegmentCount(rods);
+        summary->rodVertices = icRodWorld_GetVertexCount(rods);
+        rodRest = icRodWorld_GetVolume(rods, 0, summary->rods, true);
+        icReal now = rodRest > 0 ? icRodWorld_GetVolume(rods, 0, summary->rods, false) / rodRest : 1;
+        summary->rodVolumeRatioMin = summary->rodVolumeRatioMax = summary->rodVolumeRatioFinal = now;
+    }
     double solverSeconds = 0, lastDraw = -1;
     int done = firstFrame - 1;
     if (opt.resumePath) {
@@ -330,6 +344,10 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
         summary->volumeRatioMax = resume.volumeRatioMax;
         summary->sweepsTotal = resume.sweepsTotal;
         summary->notConverged = resume.notConverged;
+        if (scene->rods) {
+            summary->rodVolumeRatioMin = resume.rodVolumeRatioMin;
+            summary->rodVolumeRatioMax = resume.rodVolumeRatioMax;
+        }
         solverSeconds = resume.solverSeconds;
         icRunCheckpoint_Destroy(&resume);
     }
@@ -430,6 +448,12 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
         done = frame;
         if (ratio < summary->volumeRatioMin) summary->volumeRatioMin = ratio;
         if (ratio > summary->volumeRatioMax) summary->volumeRatioMax = ratio;
+        if (rodRest > 0) {
+            icReal r = icRodWorld_GetVolume(scene->rods, 0, summary->rods, false) / rodRest;
+            summary->rodVolumeRatioFinal = r;
+            if (r < summary->rodVolumeRatioMin) summary->rodVolumeRatioMin = r;
+            if (r > summary->rodVolumeRatioMax) summary->rodVolumeRatioMax = r;
+        }
         if (write && (frame % every == 0 || frame == frames)) {
             if (writeVtu) result = writeFrame(&out, world, frame, diag);
             if (result == IC_OK) result = icSurfaceOutput_Frame(&surfaceOut, world, frame, diag);
@@ -437,16 +461,18 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
             if (result == IC_OK) result = icScene_WriteSkins(world, out.dir, frame, diag);
             if (result == IC_OK) result = icSceneRods_Frame(&rodOut, scene, frame, diag);
         }
+        // A scene of rods only shows the rods' volume ratio (its tet world's is 1).
+        icReal shown = rodsOnly ? summary->rodVolumeRatioFinal : ratio;
         if (opt.progress) {
             double now = nowSeconds();
             // Redraw at most ten times a second: printing can cost more than a small frame.
             if (now - lastDraw >= 0.1) {
-                drawProgress(frame, frames, 1e3 * solverSeconds / frame, ratio, false);
+                drawProgress(frame, frames, 1e3 * solverSeconds / frame, shown, false);
                 lastDraw = now;
             }
         }
         if (opt.progressFn)
-            opt.progressFn(frame, frames, 1e3 * solverSeconds / frame, ratio, opt.progressContext);
+            opt.progressFn(frame, frames, 1e3 * solverSeconds / frame, shown, opt.progressContext);
         // Checkpoints come after the frame's files, so a resumed run starts at the next frame.
         bool interrupted = opt.interrupt && *opt.interrupt && frame < frames;
         if (result == IC_OK && opt.checkpointPath &&
@@ -465,7 +491,8 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
     if (scene->rods) icRodWorld_SetInterrupt(scene->rods, NULL);
     summary->frames = done;
     summary->msPerFrame = done > 0 ? 1e3 * solverSeconds / done : 0;
-    if (opt.progress) drawProgress(done, frames, summary->msPerFrame, ratio, true);
+    if (opt.progress) drawProgress(done, frames, summary->msPerFrame,
+                                    rodsOnly ? summary->rodVolumeRatioFinal : ratio, true);
     if (out.J) measureTets(world, out.J, out.tetCount, summary);
     summary->health = icWorld_GetHealth(world);
     // The point cache is committed only for a run that ended well (written whole or not at all).

@@ -332,7 +332,16 @@ bool icFuzz_MakeCheckpointSeed(const char *workDir, uint8_t **data, size_t *size
     if (!icFuzz_PrepareCheckpointWorld()) return false;
     int frames[4] = {0, 1, 2, 3};
     icReal times[4] = {0, 0.01, 0.02, 0.03};
-    icRunCheckpoint run = {3, 0.001, 0.99, 1.01, 6, 0, 4, frames, times, 0, NULL, NULL, NULL, 0};
+    icRunCheckpoint run = {.frame = 3,
+                           .solverSeconds = 0.001,
+                           .volumeRatioMin = 0.99,
+                           .volumeRatioMax = 1.01,
+                           .sweepsTotal = 6,
+                           .outputCount = 4,
+                           .outputFrames = frames,
+                           .outputTimes = times,
+                           .rodVolumeRatioMin = 1,
+                           .rodVolumeRatioMax = 1};
     char path[1200];
     snprintf(path, sizeof path, "%s/seed.ckpt", workDir);
     icDiagnostic diag = {0};
