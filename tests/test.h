@@ -5,6 +5,7 @@
 #pragma once
 
 #include "isochor/isochor.h"
+#include "isochor/scene.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +47,13 @@ bool icTest_SameFile(const char *a, const char *b);
 /// J = det F over the world's tets now: returns the largest |J - 1|, *minJ (optional) the
 /// smallest J.
 double icTest_WorstJ(const icWorld *world, double *minJ);
+/// Loads a scene from text (named `name` in messages) and runs `frames` frames without frame
+/// files: with a checkpoint after the last frame when checkpoint is set, from the checkpoint
+/// resume when that is set. The run's result; *summary and *stateHash (each optional) get the
+/// run's figures and icWorld_HashState at its end (0 when it failed); diag says why.
+icResult icTest_RunSceneText(const char *text, const char *name, int frames,
+                             const char *checkpoint, const char *resume, icRunSummary *summary,
+                             uint64_t *stateHash, icDiagnostic *diag);
 /// A resumed `isochor run` against an uninterrupted one: dir/full/<file> and dir/part/<file>
 /// are the same bytes for each of files, and dir/full.json and dir/part.json (the --stats
 /// outputs) agree but for their timing line. Failures are checks of the running test.

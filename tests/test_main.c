@@ -158,6 +158,26 @@ void icTest_FreeCli(icCliRun *run) {
     free(run->err);
 }
 
+icResult icTest_RunSceneText(const char *text, const char *name, int frames,
+                             const char *checkpoint, const char *resume, icRunSummary *summary,
+                             uint64_t *stateHash, icDiagnostic *diag) {
+    if (stateHash) *stateHash = 0;
+    icScene scene;
+    icResult r = icScene_LoadString(text, name, ".", &scene, diag);
+    if (r != IC_OK) return r;
+    icRunOptions options = icDefaultRunOptions();
+    options.writeOutput = false;
+    options.frames = frames;
+    options.checkpointPath = checkpoint;
+    options.checkpointEvery = checkpoint ? frames : 0;
+    options.resumePath = resume;
+    icRunSummary local;
+    r = icScene_Run(&scene, &options, summary ? summary : &local, diag);
+    if (r == IC_OK && stateHash) *stateHash = icWorld_HashState(scene.world);
+    icScene_Destroy(&scene);
+    return r;
+}
+
 void icTest_CheckResumedRun(const char *dir, const char *const *files, int count) {
     char a[1300], b[1300];
     for (int i = 0; i < count; ++i) {

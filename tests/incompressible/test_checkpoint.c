@@ -543,23 +543,13 @@ static uint64_t toriHash(bool selfContact, int frames, const char *checkpoint,
                          const char *resume) {
     char text[2000];
     IC_FORMAT(text, s_toriScene, selfContact ? "true" : "false");
-    icScene scene;
-    icDiagnostic diag = {0};
-    icResult r = icScene_LoadString(text, "tori", ".", &scene, &diag);
-    IC_CHECK_MSG(r == IC_OK, "%s", diag.message);
-    if (r != IC_OK) return 0;
-    icRunOptions options = icDefaultRunOptions();
-    options.writeOutput = false;
-    options.frames = frames;
-    options.checkpointPath = checkpoint;
-    options.checkpointEvery = checkpoint ? frames : 0;
-    options.resumePath = resume;
     icRunSummary summary;
-    r = icScene_Run(&scene, &options, &summary, &diag);
+    uint64_t hash = 0;
+    icDiagnostic diag = {0};
+    icResult r =
+        icTest_RunSceneText(text, "tori", frames, checkpoint, resume, &summary, &hash, &diag);
     IC_CHECK_MSG(r == IC_OK, "%s", diag.message);
-    IC_CHECK_INT(summary.health.warnings, 0);
-    uint64_t hash = r == IC_OK ? icWorld_HashState(scene.world) : 0;
-    icScene_Destroy(&scene);
+    if (r == IC_OK) IC_CHECK_INT(summary.health.warnings, 0);
     return hash;
 }
 

@@ -158,19 +158,8 @@ IC_TEST(reliability, checkpoint_values_are_validated_like_a_scene) {
 // Runs the scene's frames (from a checkpoint when resume is set), writing one at the end.
 static icResult runScene(int frames, const char *checkpoint, const char *resume,
                          icDiagnostic *diag) {
-    icScene scene;
-    icResult r = icScene_LoadString(s_scene, "ranges.json", ".", &scene, diag);
-    if (r != IC_OK) return r;
-    icRunOptions options = icDefaultRunOptions();
-    options.writeOutput = false;
-    options.frames = frames;
-    options.checkpointPath = checkpoint;
-    options.checkpointEvery = checkpoint ? frames : 0;
-    options.resumePath = resume;
-    icRunSummary summary;
-    r = icScene_Run(&scene, &options, &summary, diag);
-    icScene_Destroy(&scene);
-    return r;
+    return icTest_RunSceneText(s_scene, "ranges.json", frames, checkpoint, resume, NULL, NULL,
+                               diag);
 }
 
 static void writeFile(const char *path, const uint8_t *data, size_t size) {

@@ -65,33 +65,16 @@ static const icDetScene s_scenes[] = {
 };
 #define IC_DET_SCENES ((int)(sizeof s_scenes / sizeof s_scenes[0]))
 
-static bool loadScene(const icDetScene *d, int workers, icScene *scene) {
-    char text[3000];
-    IC_FORMAT(text, d->text, workers);
-    icDiagnostic diag = {0};
-    icResult r = icScene_LoadString(text, d->name, ".", scene, &diag);
-    IC_CHECK_MSG(r == IC_OK, "%s: %s", d->name, diag.message);
-    return r == IC_OK;
-}
-
 // Runs frames [from, to) through the scene runner (scrambles, static frames, the lot), with a
 // checkpoint after the last one when checkpoint is set, or resuming from resume.
 static uint64_t runHash(const icDetScene *d, int workers, int frames, const char *checkpoint,
                         const char *resume) {
-    icScene scene;
-    if (!loadScene(d, workers, &scene)) return 0;
-    icRunOptions options = icDefaultRunOptions();
-    options.writeOutput = false;
-    options.frames = frames;
-    options.checkpointPath = checkpoint;
-    options.checkpointEvery = checkpoint ? frames : 0;
-    options.resumePath = resume;
-    icRunSummary summary;
+    char text[3000];
+    IC_FORMAT(text, d->text, workers);
+    uint64_t hash = 0;
     icDiagnostic diag = {0};
-    icResult r = icScene_Run(&scene, &options, &summary, &diag);
+    icResult r = icTest_RunSceneText(text, d->name, frames, checkpoint, resume, NULL, &hash, &diag);
     IC_CHECK_MSG(r == IC_OK, "%s: %s", d->name, diag.message);
-    uint64_t hash = icWorld_HashState(scene.world);
-    icScene_Destroy(&scene);
     return hash;
 }
 

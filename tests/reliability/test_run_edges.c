@@ -17,20 +17,7 @@ static const char *s_box =
 
 static icResult runScene(const char *text, int frames, const char *checkpoint, const char *resume,
                          icDiagnostic *diag) {
-    icScene scene;
-    icResult r = icScene_LoadString(text, "edge", ".", &scene, diag);
-    IC_CHECK_MSG(r == IC_OK, "load: %s", diag->message);
-    if (r != IC_OK) return r;
-    icRunOptions options = icDefaultRunOptions();
-    options.writeOutput = false;
-    options.frames = frames;
-    options.checkpointPath = checkpoint;
-    options.checkpointEvery = checkpoint ? frames : 0;
-    options.resumePath = resume;
-    icRunSummary summary;
-    r = icScene_Run(&scene, &options, &summary, diag);
-    icScene_Destroy(&scene);
-    return r;
+    return icTest_RunSceneText(text, "edge", frames, checkpoint, resume, NULL, NULL, diag);
 }
 
 IC_TEST(reliability, resume_past_the_run_names_the_checkpoint_frame) {
