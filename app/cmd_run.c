@@ -308,17 +308,12 @@ static void printSummary(const icScene *scene, const icRunSummary *s, int frames
     bool tets = s->tets > 0 || !scene->rods;
     if (tets) printf("mesh           %d vertices, %d tets\n", s->vertices, s->tets);
     if (scene->rods) {
-        const icRodWorld *rods = scene->rods;
-        int rodCount = icRodWorld_GetRodCount(rods);
-        printf("rods           %d rods, %d segments, %d vertices, %d worker%s\n", rodCount,
-               icRodWorld_GetSegmentCount(rods), icRodWorld_GetVertexCount(rods),
-               icRodWorld_GetWorkerCount(rods), icRodWorld_GetWorkerCount(rods) == 1 ? "" : "s");
-        if (icRodWorld_GetVolume(rods, 0, rodCount, true) > 0) {
-            char a[32], b[32], c[32];
-            printf("rod volume     V/V0 final %s, min %s, max %s\n",
-                   fixed6(s->rodVolumeRatioFinal, a), fixed6(s->rodVolumeRatioMin, b),
-                   fixed6(s->rodVolumeRatioMax, c));
-        }
+        int workers = icRodWorld_GetWorkerCount(scene->rods);
+        char a[32], b[32], c[32];
+        printf("rods           %d rods, %d segments, %d vertices, %d worker%s\n", s->rods,
+               s->rodSegments, s->rodVertices, workers, workers == 1 ? "" : "s");
+        printf("rod volume     V/V0 final %s, min %s, max %s\n", fixed6(s->rodVolumeRatioFinal, a),
+               fixed6(s->rodVolumeRatioMin, b), fixed6(s->rodVolumeRatioMax, c));
     }
     if (sweep) printSweep(sweep);
     icWorldDef def = icWorld_GetDef(scene->world);

@@ -60,24 +60,15 @@ static uint64_t hashSettings(const icWorld *world, uint64_t h) {
 // (Irving et al. 2007, sec. 3); the deviatoric stress norm is that of the elastic material
 // (icIncompressible_ElasticMaterial), less its own pressure part. The pressure is 0 before
 // the first step.
+static bool elasticMaterial(const icModel *model, int b, const void *context, icMaterial *out) {
+    *out = icIncompressible_ElasticMaterial(&model->bodies[b], *(const icReal *)context);
+    return true;
+}
+
 static void tetStress(const icWorld *world, icReal *pressure, icReal *stressNorm) {
     const icModel *m = &world->model;
-    if (stressNorm) {
-        icIncompressibleDef def = icWorld_GetIncompressibleDef(world);
-        icMaterial *materials = IC_ALLOC(icMaterial, m->bodyCount + 1);
-        bool *hasMaterial = IC_ALLOC(bool, m->bodyCount + 1);
-        if (materials && hasMaterial) {
-            for (int b = 0; b < m->bodyCount; ++b) {
-                materials[b] = icIncompressible_ElasticMaterial(&m->bodies[b], def.volumetricScale);
-                hasMaterial[b] = true;
-            }
-            icModel_MaterialStress(m, world->state->x, materials, hasMaterial, NULL, stressNorm);
-        } else {
-            for (int t = 0; t < m->tetCount; ++t) stressNorm[t] = NAN;
-        }
-        icFree(materials);
-        icFree(hasMaterial);
-    }
+    icReal scale = icWorld_GetIncompressibleDef(world).volumetricScale;
+    icModel_MaterialStress(m, world->state->x, elasticMaterial, &scale, NULL, stressNorm);
     if (!pressure) return;
     icReal *p = IC_ALLOC(icReal, (size_t)m->vertexCount + 1);
     if (p) icWorld_GetVertexPressure(world, p);

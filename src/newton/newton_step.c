@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <math.h>
 
-
 struct icNewtonCache {
     int revision; ///< model revision the FEM model was built for
     icFemModel fem;
@@ -227,23 +226,13 @@ static uint64_t hashSettings(const icWorld *world, uint64_t h) {
 }
 
 // Stress from the material at the current F: a force-based solver keeps no multipliers.
+static bool femMaterial(const icModel *model, int b, const void *context, icMaterial *out) {
+    (void)context;
+    return icModel_FemMaterial(model, b, out) == IC_OK;
+}
+
 static void tetStress(const icWorld *world, icReal *pressure, icReal *stressNorm) {
-    const icModel *m = &world->model;
-    if ((!pressure && !stressNorm) || m->bodyCount == 0) return;
-    icMaterial *materials = IC_ALLOC(icMaterial, m->bodyCount);
-    bool *hasMaterial = IC_ALLOC(bool, m->bodyCount);
-    if (materials && hasMaterial) {
-        for (int b = 0; b < m->bodyCount; ++b)
-            hasMaterial[b] = icModel_FemMaterial(m, b, &materials[b]) == IC_OK;
-        icModel_MaterialStress(m, world->state->x, materials, hasMaterial, pressure, stressNorm);
-    }
-    else
-        for (int t = 0; t < m->tetCount; ++t) { // out of memory: no figure rather than a wrong one
-            if (pressure) pressure[t] = NAN;
-            if (stressNorm) stressNorm[t] = NAN;
-        }
-    icFree(materials);
-    icFree(hasMaterial);
+    icModel_MaterialStress(&world->model, world->state->x, femMaterial, NULL, pressure, stressNorm);
 }
 
 static void destroy(icWorld *world) {

@@ -228,6 +228,13 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
     memset(summary, 0, sizeof *summary);
     if (!scene || !scene->world)
         return icDiag_Set(diag, IC_ERR_INVALID_ARGUMENT, "", 0, "no scene loaded");
+    // The rods' counts stand in every summary, a failed run's too.
+    summary->rodVolumeRatioMin = summary->rodVolumeRatioMax = summary->rodVolumeRatioFinal = 1;
+    if (scene->rods) {
+        summary->rods = icRodWorld_GetRodCount(scene->rods);
+        summary->rodSegments = icRodWorld_GetSegmentCount(scene->rods);
+        summary->rodVertices = icRodWorld_GetVertexCount(scene->rods);
+    }
     icRunOptions opt = options ? *options : icDefaultRunOptions();
     icWorld *world = scene->world;
     const char *name = scene->path[0] ? scene->path : "scene";
@@ -327,12 +334,8 @@ icResult icScene_Run(icScene *scene, const icRunOptions *options, icRunSummary *
     summary->volumeRatioMin = summary->volumeRatioMax = summary->volumeRatioFinal = ratio;
     icReal rodRest = 0;
     bool rodsOnly = scene->rods && icWorld_GetVertexCount(world) == 0;
-    summary->rodVolumeRatioMin = summary->rodVolumeRatioMax = summary->rodVolumeRatioFinal = 1;
     if (scene->rods) {
         const icRodWorld *rods = scene->rods;
-        summary->rods = icRodWorld_GetRodCount(rods);
-        summary->rodSegments = icRodWorld_GetSegmentCount(rods);
-        summary->rodVertices = icRodWorld_GetVertexCount(rods);
         rodRest = icRodWorld_GetVolume(rods, 0, summary->rods, true);
         icReal now = rodRest > 0 ? icRodWorld_GetVolume(rods, 0, summary->rods, false) / rodRest : 1;
         summary->rodVolumeRatioMin = summary->rodVolumeRatioMax = summary->rodVolumeRatioFinal = now;

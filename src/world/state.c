@@ -105,10 +105,24 @@ static void stressTask(int start, int end, int worker, void *context) {
     }
 }
 
-void icModel_MaterialStress(const icModel *model, const icReal *x, const icMaterial *materials,
-                            const bool *hasMaterial, icReal *pressure, icReal *stressNorm) {
-    icStressTask T = {model, x, pressure, stressNorm, materials, hasMaterial};
-    icPool_ParallelFor(model->pool, stressTask, model->tetCount, 8192, &T);
+void icModel_MaterialStress(const icModel *model, const icReal *x, icBodyMaterialFn *materialOf,
+                            const void *context, icReal *pressure, icReal *stressNorm) {
+    if (!pressure && !stressNorm) return;
+    icMaterial *materials = IC_ALLOC(icMaterial, (size_t)model->bodyCount + 1);
+    bool *hasMaterial = IC_ALLOC(bool, (size_t)model->bodyCount + 1);
+    if (materials && hasMaterial) {
+        for (int b = 0; b < model->bodyCount; ++b)
+            hasMaterial[b] = materialOf(model, b, context, &materials[b]);
+        icStressTask T = {model, x, pressure, stressNorm, materials, hasMaterial};
+        icPool_ParallelFor(model->pool, stressTask, model->tetCount, 8192, &T);
+    } else {
+        for (int t = 0; t < model->tetCount; ++t) { // no figure rather than a wrong one
+            if (pressure) pressure[t] = NAN;
+            if (stressNorm) stressNorm[t] = NAN;
+        }
+    }
+    icFree(materials);
+    icFree(hasMaterial);
 }
 
 typedef struct icFieldTask {

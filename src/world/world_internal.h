@@ -181,11 +181,13 @@ void icHealth_Destroy(icWorld *world);
 /// Policy in range, maxSpeed and maxVolumeDrift > 0, maxInvertedTets >= 0.
 bool icHealthDef_IsValid(const icHealthDef *def);
 
+/// The material a solver gives body b; false when it has none (then its stresses are NaN).
+typedef bool icBodyMaterialFn(const icModel *model, int b, const void *context, icMaterial *out);
 /// Pressure and deviatoric stress norm of every tet (either may be NULL) from its body's
-/// material at positions x, on the model's workers; NaN for bodies without one (hasMaterial
-/// false) and where the stress is not finite. (state.c)
-void icModel_MaterialStress(const icModel *model, const icReal *x, const icMaterial *materials,
-                            const bool *hasMaterial, icReal *pressure, icReal *stressNorm);
+/// material (materialOf) at positions x, on the model's workers; NaN for bodies without one,
+/// where the stress is not finite, and everywhere when out of memory. (state.c)
+void icModel_MaterialStress(const icModel *model, const icReal *x, icBodyMaterialFn *materialOf,
+                            const void *context, icReal *pressure, icReal *stressNorm);
 
 /// The FEM material of body b for the force-based solvers: MM keeps the world's raw Lamé pair
 /// and gamma, so Newton minimises exactly the energy the XPBD solver models (Macklin & Müller
